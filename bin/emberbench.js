@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The npm bin: runs the compiled CLI in dist/ (built with `npm run build`).
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('emberbench: dist/cli/main.js is missing; run `npm run build` first\n');
+  process.exit(1);
+}
+const { runCli } = await import(entry.href);
+await runCli(process.argv.slice(2));

@@ -1,0 +1,80 @@
+/** Option specs and value checks shared by several commands. Every bad value is a UsageError (exit 2). */
+
+import { statSync } from 'node:fs';
+import { UsageError, isEmberError } from '../core/errors.js';
+import { parseSeed } from '../core/world/seed.js';
+import type { OptionSpec } from './command.js';
+
+export const OUT_OPTION: OptionSpec = {
+  name: 'out',
+  kind: 'value',
+  required: true,
+  valueName: 'FILE',
+  description: 'the output file; its directory must exist, an existing file is not replaced without --force',
+};
+
+export const FORCE_OPTION: OptionSpec = {
+  name: 'force',
+  kind: 'flag',
+  description: 'replace an existing output file (never an input file or a directory)',
+};
+
+export const AGENT_OPTION: OptionSpec = {
+  name: 'agent',
+  kind: 'value',
+  required: true,
+  valueName: 'SPEC',
+  description: "the agent: 'builtin:ID' for a baseline, or 'MODULE:FACTORY' resolved only in --agent-path directories",
+};
+
+export const AGENT_PATH_OPTION: OptionSpec = {
+  name: 'agent-path',
+  kind: 'repeatable',
+  valueName: 'DIR',
+  description: 'a directory to resolve a MODULE:FACTORY agent in, searched in the order given (never the current directory)',
+};
+
+export const ACT_TIMEOUT_OPTION: OptionSpec = {
+  name: 'act-timeout-ms',
+  kind: 'value',
+  valueName: 'N',
+  description: "per-step deadline of a module agent's act, in milliseconds (1 to 3600000; default: the agent host's)",
+};
+
+/** A --seed value: a decimal integer in [0, 2^64 - 1]. The value is never echoed. */
+export function seedArgument(text: string, option = '--seed'): string {
+  try {
+    return parseSeed(text, option);
+  } catch (error) {
+    if (isEmberError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export const MAX_ACT_TIMEOUT_MS = 3_600_000;
+
+/** --act-timeout-ms: a canonical decimal integer in [1, MAX_ACT_TIMEOUT_MS]. */
+export function actTimeoutArgument(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,6}$/.test(text) || Number(text) > MAX_ACT_TIMEOUT_MS) {
+    throw new UsageError(`--act-timeout-ms: must be an integer in [1, ${MAX_ACT_TIMEOUT_MS}]`);
+  }
+  return Number(text);
+}
+
+/**
+ * --agent-path directories: each must exist and be a directory (a usage
+ * error otherwise). Order is kept: it is the search order.
+ */
+export function agentPathArguments(dirs: readonly string[]): readonly string[] {
+  for (const dir of dirs) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(dir).isDirectory();
+    } catch {
+      throw new UsageError(`--agent-path: directory does not exist: ${dir}`);
+    }
+    if (!isDirectory) throw new UsageError(`--agent-path: not a directory: ${dir}`);
+  }
+  return dirs;
+}

@@ -1,0 +1,20 @@
+/**
+ * Ctrl+C: remove every temporary (and half-written direct) output file,
+ * report `interrupted` in the command's output format, exit 130.
+ */
+
+import { removePendingOutputs } from '../node/files.js';
+import { EXIT_CODES, InterruptedError } from './exit-codes.js';
+import type { CliIO } from './io.js';
+import { writeFailure } from './output.js';
+
+/** Installs the SIGINT handler; returns the function that removes it. */
+export function installInterruptHandler(json: boolean, io: CliIO): () => void {
+  const onInterrupt = (): void => {
+    removePendingOutputs();
+    writeFailure(new InterruptedError(), { json, debug: false }, io);
+    process.exit(EXIT_CODES.interrupted);
+  };
+  process.on('SIGINT', onInterrupt);
+  return () => void process.off('SIGINT', onInterrupt);
+}

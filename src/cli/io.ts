@@ -1,0 +1,18 @@
+/** Where the command writes. main() never touches process.stdout directly, so tests can run it in-process. */
+
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** An in-memory CliIO for tests and embedding. */
+export function captureIO(): CliIO & { readonly out: () => string; readonly err: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    stdout: (text) => void out.push(text),
+    stderr: (text) => void err.push(text),
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}

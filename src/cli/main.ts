@@ -1,0 +1,88 @@
+/**
+ * The emberbench command: `main(argv, io)` parses, runs one command and
+ * returns its exit code; `runCli` wires it to the process (stdout/stderr,
+ * SIGINT, exit). bin/emberbench.js calls runCli from dist/; running this
+ * file directly (`node --import tsx src/cli/main.ts ...`) does the same.
+ */
+
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { installInterruptHandler } from './interrupt.js';
+import type { CliIO } from './io.js';
+import { jsonReport, humanReport, writeFailure, type OutputMode } from './output.js';
+import { parseCommandLine } from './parse.js';
+import { commandTree } from './registry.js';
+import { buildCommandTree } from './tree.js';
+import type { CommandModule } from './command.js';
+
+/** Before the command line is parsed, --json and --debug anywhere decide the error format. */
+function preliminaryMode(argv: readonly string[]): OutputMode {
+  return { json: argv.includes('--json'), debug: argv.includes('--debug') };
+}
+
+export interface MainOptions {
+  /** The command modules (default: the registered ones). Tests pass their own. */
+  readonly modules?: readonly CommandModule[];
+}
+
+/** Runs one command line (argv without `node` and the script). Never throws; returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
+  let mode = preliminaryMode(argv);
+  try {
+    const tree = options.modules ? buildCommandTree(options.modules) : commandTree();
+    const outcome = parseCommandLine(argv, tree);
+    switch (outcome.kind) {
+      case 'help':
+        io.stdout(outcome.text);
+        return 0;
+      case 'run': {
+        mode = { json: outcome.args.flag('json'), debug: outcome.args.flag('debug') };
+        const report = await outcome.command.run(outcome.args, { io });
+        const full = { command: outcome.command.words.join(' '), ...report };
+        // Formatted before anything is printed: a report that cannot be
+        // written is an internal error with stdout still empty.
+        const text = mode.json ? jsonReport(full) : humanReport(full);
+        io.stdout(text);
+        return 0;
+      }
+    }
+  } catch (error) {
+    return writeFailure(error, mode, io);
+  }
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((done) => {
+    if (stream.writableLength === 0) done();
+    else stream.write('', () => done());
+  });
+}
+
+/** The process entry: runs main, exits with its code; SIGINT removes temporary files and exits 130. */
+export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  const io: CliIO = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+  };
+  // A closed pipe (`emberbench ... | head`) is not a failure of the command.
+  process.stdout.on('error', () => undefined);
+  const uninstall = installInterruptHandler(preliminaryMode(argv).json, io);
+  const code = await main(argv, io);
+  uninstall();
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  // Exit explicitly: an agent host or a stray handle must not keep the command alive.
+  process.exit(code);
+}
+
+function invokedDirectly(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) void runCli();

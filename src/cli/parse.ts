@@ -1,0 +1,121 @@
+/**
+ * Command-line parsing: command words first, then node:util parseArgs in
+ * strict mode for the options (never abbreviated). Every problem is a
+ * UsageError (exit 2) with a one-line, deterministic message.
+ */
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import { ParsedArgs, type CommandSpec } from './command.js';
+import { COMMON_OPTIONS, commandHelp, groupHelp, treeHelp } from './help.js';
+import type { CommandNode } from './tree.js';
+
+export type ParseOutcome =
+  | { readonly kind: 'run'; readonly command: CommandSpec; readonly args: ParsedArgs }
+  | { readonly kind: 'help'; readonly text: string };
+
+/** Tokens before a `--` terminator: only these can be options. */
+function optionZone(rest: readonly string[]): readonly string[] {
+  const end = rest.indexOf('--');
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+function choices(node: CommandNode): string {
+  return [...node.children.keys()].join(', ');
+}
+
+/** `emberbench` with no command words, or a group without its subcommand. */
+function parseIncomplete(node: CommandNode, rest: readonly string[]): ParseOutcome {
+  const where = node.path.length === 0 ? '' : ` after '${node.path.join(' ')}'`;
+  const first = rest[0];
+  if (first !== undefined && !first.startsWith('-')) {
+    const name = [...node.path, first].join(' ');
+    throw new UsageError(`unknown command '${name}' (choose from: ${choices(node)})`);
+  }
+  if (optionZone(rest).includes('--help')) {
+    return { kind: 'help', text: node.path.length === 0 ? treeHelp(node) : groupHelp(node) };
+  }
+  if (node.path.length === 0 && rest.length === 0) return { kind: 'help', text: treeHelp(node) };
+  const word = rest.find((token) => node.children.has(token));
+  if (word !== undefined) {
+    throw new UsageError(`options go after the command words: '${rest[0]}' comes before '${[...node.path, word].join(' ')}'`);
+  }
+  throw new UsageError(`missing command${where} (choose from: ${choices(node)})`);
+}
+
+/** Rewrites parseArgs' multi-line messages as one line that names the option. */
+function usageFromParseArgs(error: unknown): UsageError {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const quoted = /'([^' ]+)/.exec(message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(`unrecognized option '${quoted}'`);
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new UsageError(`unexpected argument '${quoted}'`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (message.includes('does not take an argument')) return new UsageError(`option ${quoted} takes no value`);
+      if (message.includes('ambiguous')) {
+        return new UsageError(`option ${quoted} needs a value (write ${quoted}=VALUE for a value that starts with '-')`);
+      }
+      return new UsageError(`option ${quoted} needs a value`);
+    default:
+      return new UsageError(message.split('\n')[0] ?? message);
+  }
+}
+
+function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutcome {
+  // --help wins over every other problem on the line, as in argparse.
+  if (optionZone(rest).includes('--help')) return { kind: 'help', text: commandHelp(command) };
+  const all = [...command.options, ...COMMON_OPTIONS];
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const option of all) {
+    options[option.name] = { type: option.kind === 'flag' ? 'boolean' : 'string', multiple: option.kind === 'repeatable' };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...rest], options, strict: true, allowPositionals: true, tokens: true });
+  } catch (error) {
+    throw usageFromParseArgs(error);
+  }
+  // parseArgs keeps the last of a repeated single option; a silent choice
+  // between two values would make the order of options matter.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = all.find((o) => o.name === token.name);
+    if (spec && spec.kind !== 'repeatable' && seen.has(token.name)) {
+      throw new UsageError(`option --${token.name} is given more than once`);
+    }
+    seen.add(token.name);
+  }
+  const positionals = parsed.positionals;
+  if (positionals.length > command.positionals.length) {
+    throw new UsageError(`unexpected argument '${positionals[command.positionals.length]}'`);
+  }
+  const missingPositionals = command.positionals.slice(positionals.length).map((p) => p.name);
+  if (missingPositionals.length > 0) {
+    throw new UsageError(`missing argument${missingPositionals.length > 1 ? 's' : ''}: ${missingPositionals.join(' ')}`);
+  }
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const missing = command.options.filter((o) => o.required && values[o.name] === undefined).map((o) => `--${o.name}`);
+  if (missing.length > 0) {
+    throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  }
+  return { kind: 'run', command, args: new ParsedArgs(positionals, values) };
+}
+
+/** Parses argv (without `node` and the script) against the command tree. */
+export function parseCommandLine(argv: readonly string[], root: CommandNode): ParseOutcome {
+  let node = root;
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const child = node.children.get(argv[i]!);
+    if (!child) break;
+    node = child;
+  }
+  const rest = argv.slice(i);
+  if (!node.command) return parseIncomplete(node, rest);
+  return parseCommand(node.command, rest);
+}
+

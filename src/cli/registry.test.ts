@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { COMMON_OPTIONS } from './help.js';
+import { COMMAND_MODULES, commandTree } from './registry.js';
+import { buildCommandTree, commandsUnder } from './tree.js';
+
+describe('the command table', () => {
+  const commands = COMMAND_MODULES.flatMap((m) => m.commands);
+
+  it('registers the first commands in the cli-v1.0.md tree order', () => {
+    expect(commands.map((c) => c.words.join(' '))).toEqual(['version', 'scenario validate', 'suite validate', 'episode run', 'replay verify']);
+    expect(commandsUnder(commandTree()).map((c) => c.words.join(' '))).toEqual(commands.map((c) => c.words.join(' ')));
+  });
+
+  it('every command is well-formed: one-line texts, unique options, an example of itself', () => {
+    const common = new Set(COMMON_OPTIONS.map((o) => o.name));
+    for (const command of commands) {
+      const label = command.words.join(' ');
+      expect(command.summary).not.toMatch(/\n/);
+      expect(command.description).not.toMatch(/\n/);
+      const names = command.options.map((o) => o.name);
+      expect(new Set(names).size, label).toBe(names.length);
+      for (const option of command.options) {
+        expect(common.has(option.name), `${label} --${option.name}`).toBe(false);
+        expect(option.name).toMatch(/^[a-z][a-z0-9-]*$/);
+        expect(option.description).not.toMatch(/\n/);
+        if (option.kind !== 'flag') expect(option.valueName).toMatch(/^[A-Z]+$/);
+      }
+      expect(command.examples.length).toBeGreaterThan(0);
+      for (const example of command.examples) expect(example.startsWith(`emberbench ${label}`)).toBe(true);
+    }
+  });
+
+  it('refuses a command registered twice or outside its group', () => {
+    const version = COMMAND_MODULES[0]!;
+    expect(() => buildCommandTree([version, version])).toThrow(/registered twice/);
+    expect(() => buildCommandTree([{ ...version, group: 'other' }])).toThrow(/not in its module's group/);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * The registered command modules, in the order of the command tree
+ * (cli-v1.0.md). A new command group is added here and nowhere else: the
+ * parser, the help texts and the tests read this list.
+ */
+
+import type { CommandModule } from './command.js';
+import { episodeModule } from './commands/episode.js';
+import { replayModule } from './commands/replay.js';
+import { scenarioModule } from './commands/scenario.js';
+import { suiteModule } from './commands/suite.js';
+import { versionModule } from './commands/version.js';
+import { buildCommandTree, type CommandNode } from './tree.js';
+
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  versionModule,
+  scenarioModule,
+  suiteModule,
+  // generated, evaluation
+  episodeModule,
+  replayModule,
+  // statistics, score, leaderboard, scoring, pack, serve
+];
+
+let tree: CommandNode | undefined;
+
+export function commandTree(): CommandNode {
+  tree ??= buildCommandTree(COMMAND_MODULES);
+  return tree;
+}

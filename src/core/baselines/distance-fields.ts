@@ -1,0 +1,216 @@
+/**
+ * Breadth-first distance fields for the baseline agents. Every field is an
+ * Int32Array over the row-major cells; callers pass `out` and `queue` scratch
+ * arrays (length rows * cols) so that an agent reuses them every step.
+ */
+
+import { EXIT, WALL, type Grid } from '../world/grid.js';
+
+/** Distance of a cell from which no source can be reached. */
+export const UNREACHABLE = 0x7fffffff;
+
+function scratch(grid: Grid, given: Int32Array | undefined): Int32Array {
+  const size = grid.rows * grid.cols;
+  if (given === undefined) return new Int32Array(size);
+  if (given.length < size) throw new RangeError(`scratch array has ${given.length} cells, the grid ${size}`);
+  return given;
+}
+
+/**
+ * Shortest-path distances (4-neighbour steps over open cells) to the nearest
+ * of `sources` (exit cells). Walls are never entered, nor cells with
+ * `burning[cell] !== 0` when a mask is given. Exits that are not sources are
+ * not entered either: a person who steps onto an exit leaves the grid, so no
+ * route runs through one. Sources that are walls or burning are skipped.
+ */
+export function exitDistances(
+  grid: Grid,
+  sources: ArrayLike<number>,
+  burning: Uint8Array | null,
+  out?: Int32Array,
+  queue?: Int32Array,
+): Int32Array {
+  const dist = scratch(grid, out);
+  exitSearch(grid, sources, burning, dist, scratch(grid, queue));
+  return dist;
+}
+
+/**
+ * The search behind `exitDistances`, for callers that also need the visiting
+ * order: fills `dist` and writes the reached cells in nondecreasing distance
+ * into `order`; returns how many cells were reached.
+ */
+export function exitSearch(
+  grid: Grid,
+  sources: ArrayLike<number>,
+  burning: Uint8Array | null,
+  dist: Int32Array,
+  order: Int32Array,
+): number {
+  const { kinds, cols } = grid;
+  const size = grid.rows * cols;
+  if (dist.length < size || order.length < size) throw new RangeError(`scratch arrays must hold ${size} cells`);
+  dist.fill(UNREACHABLE, 0, size);
+  let head = 0;
+  let tail = 0;
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    if (kinds[s] === WALL || (burning !== null && burning[s] !== 0) || dist[s] === 0) continue;
+    dist[s] = 0;
+    order[tail++] = s;
+  }
+  while (head < tail) {
+    const cell = order[head++]!;
+    const d = dist[cell]! + 1;
+    const col = cell % cols;
+    // N, E, S, W; the order does not change the distances.
+    for (let k = 0; k < 4; k++) {
+      let n: number;
+      if (k === 0) n = cell >= cols ? cell - cols : -1;
+      else if (k === 1) n = col + 1 < cols ? cell + 1 : -1;
+      else if (k === 2) n = cell + cols < size ? cell + cols : -1;
+      else n = col > 0 ? cell - 1 : -1;
+      if (n < 0 || dist[n] !== UNREACHABLE) continue;
+      const kind = kinds[n];
+      if (kind === WALL || kind === EXIT || (burning !== null && burning[n] !== 0)) continue;
+      dist[n] = d;
+      order[tail++] = n;
+    }
+  }
+  return tail;
+}
+
+/**
+ * The least total danger (`penalty` summed over the cells entered, the exit
+ * excluded) of a shortest route from each cell to a source of `dist`, so
+ * that a person can pick, among equally short routes, the one that keeps
+ * away from the fire. `order`/`reached` come from exitSearch; unreached
+ * cells get UNREACHABLE.
+ */
+export function routeDanger(
+  grid: Grid,
+  dist: Int32Array,
+  order: Int32Array,
+  reached: number,
+  penalty: Int32Array,
+  out?: Int32Array,
+): Int32Array {
+  const danger = scratch(grid, out);
+  const cols = grid.cols;
+  const size = grid.rows * cols;
+  danger.fill(UNREACHABLE, 0, size);
+  for (let k = 0; k < reached; k++) {
+    const cell = order[k]!;
+    const d = dist[cell]!;
+    if (d === 0) {
+      danger[cell] = 0;
+      continue;
+    }
+    const col = cell % cols;
+    let best = UNREACHABLE;
+    for (let j = 0; j < 4; j++) {
+      let n: number;
+      if (j === 0) n = cell >= cols ? cell - cols : -1;
+      else if (j === 1) n = col + 1 < cols ? cell + 1 : -1;
+      else if (j === 2) n = cell + cols < size ? cell + cols : -1;
+      else n = col > 0 ? cell - 1 : -1;
+      // Cells are visited in nondecreasing distance, so a predecessor is final.
+      if (n >= 0 && dist[n] === d - 1 && danger[n]! < best) best = danger[n]!;
+    }
+    danger[cell] = best + penalty[cell]!;
+  }
+  return danger;
+}
+
+/** The wall-only field: distance to the nearest exit, fire ignored (static-shortest-path-v1). */
+export function wallOnlyDistances(grid: Grid, out?: Int32Array, queue?: Int32Array): Int32Array {
+  return exitDistances(grid, grid.exits, null, out, queue);
+}
+
+/**
+ * The fire-aware field: distance to the nearest non-burning exit through
+ * non-wall, non-burning cells (fire-aware-shortest-path-v1).
+ */
+export function fireAwareDistances(grid: Grid, burning: Uint8Array, out?: Int32Array, queue?: Int32Array): Int32Array {
+  return exitDistances(grid, grid.exits, burning, out, queue);
+}
+
+/**
+ * Manhattan distance (walls ignored) to the nearest of `sources`, capped at
+ * `cap`: cells farther away than `cap`, and every cell when there is no
+ * source, get `cap`. A breadth-first search over all cells measures
+ * Manhattan distance exactly, and the cap bounds its work.
+ */
+export function manhattanDistances(
+  grid: Grid,
+  sources: ArrayLike<number>,
+  cap: number = UNREACHABLE,
+  out?: Int32Array,
+  queue?: Int32Array,
+): Int32Array {
+  const dist = scratch(grid, out);
+  const q = scratch(grid, queue);
+  const cols = grid.cols;
+  const size = grid.rows * cols;
+  dist.fill(cap, 0, size);
+  if (cap <= 0) return dist;
+  let head = 0;
+  let tail = 0;
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    if (dist[s] === 0) continue;
+    dist[s] = 0;
+    q[tail++] = s;
+  }
+  while (head < tail) {
+    const cell = q[head++]!;
+    const d = dist[cell]! + 1;
+    if (d >= cap) continue; // neighbours already hold the cap
+    const col = cell % cols;
+    for (let k = 0; k < 4; k++) {
+      let n: number;
+      if (k === 0) n = cell >= cols ? cell - cols : -1;
+      else if (k === 1) n = col + 1 < cols ? cell + 1 : -1;
+      else if (k === 2) n = cell + cols < size ? cell + cols : -1;
+      else n = col > 0 ? cell - 1 : -1;
+      if (n < 0 || dist[n]! <= d) continue;
+      dist[n] = d;
+      q[tail++] = n;
+    }
+  }
+  return dist;
+}
+
+/**
+ * Exit groups: the 4-connected components of exit cells (a door several
+ * cells wide is one group), each ascending, ordered by their first cell.
+ */
+export function exitGroups(grid: Grid): number[][] {
+  const { kinds, cols } = grid;
+  const size = grid.rows * cols;
+  const seen = new Uint8Array(size);
+  const groups: number[][] = [];
+  for (const start of grid.exits) {
+    if (seen[start]) continue;
+    const group = [start];
+    seen[start] = 1;
+    for (let k = 0; k < group.length; k++) {
+      const cell = group[k]!;
+      const col = cell % cols;
+      const around = [
+        cell >= cols ? cell - cols : -1,
+        col + 1 < cols ? cell + 1 : -1,
+        cell + cols < size ? cell + cols : -1,
+        col > 0 ? cell - 1 : -1,
+      ];
+      for (const n of around) {
+        if (n >= 0 && kinds[n] === EXIT && !seen[n]) {
+          seen[n] = 1;
+          group.push(n);
+        }
+      }
+    }
+    groups.push(group.sort((a, b) => a - b));
+  }
+  return groups;
+}

@@ -1,0 +1,110 @@
+/**
+ * What a baseline keeps between steps: the grid (built once from the first
+ * observation's map), a neighbour table, the burning mask and the active
+ * persons' cells, all in typed arrays that are reused every step.
+ */
+
+import type { Observation } from '../sim/observation.js';
+import { WALL, gridFromMap, type Grid } from '../world/grid.js';
+
+/** Move directions N, E, S, W in tie-break order; their codes are 1..4 (STAY is 0). */
+export const MOVE_DIRECTIONS = [1, 2, 3, 4] as const;
+
+export class ObservedWorld {
+  readonly grid: Grid;
+  readonly size: number;
+  /**
+   * `next[cell * 4 + dir - 1]` is the open cell one step in move direction
+   * `dir` (1..4) from `cell`, or -1 when that is off the grid or a wall.
+   */
+  readonly next: Int32Array;
+  /** 1 for cells of the observed B(step), else 0. */
+  readonly burning: Uint8Array;
+  /** The observed burning cells, ascending as observed; `burningCount` are valid. */
+  private burningCells: Int32Array;
+  burningCount = 0;
+  /** Incremented whenever the observed burning set changes (starts at 0, first update makes it 1). */
+  burningVersion = 0;
+  /** Cells of the active persons, in person order; `personCount` are valid. */
+  cells: Int32Array = new Int32Array(16);
+  personCount = 0;
+
+  constructor(map: readonly string[]) {
+    const grid = gridFromMap(map);
+    this.grid = grid;
+    const { rows, cols, kinds } = grid;
+    const size = rows * cols;
+    this.size = size;
+    this.burning = new Uint8Array(size);
+    this.burningCells = new Int32Array(16);
+    const next = new Int32Array(size * 4);
+    for (let cell = 0; cell < size; cell++) {
+      const col = cell % cols;
+      const around = [
+        cell >= cols ? cell - cols : -1,
+        col + 1 < cols ? cell + 1 : -1,
+        cell + cols < size ? cell + cols : -1,
+        col > 0 ? cell - 1 : -1,
+      ];
+      for (let k = 0; k < 4; k++) {
+        const n = around[k]!;
+        next[cell * 4 + k] = n >= 0 && kinds[n] !== WALL ? n : -1;
+      }
+    }
+    this.next = next;
+  }
+
+  /**
+   * Reads one observation: the persons' cells and the burning set. Returns
+   * whether the burning set differs from the previous observation's (the
+   * first observation always counts as a change), so that fields that depend
+   * only on the fire are recomputed only when it changed.
+   */
+  update(observation: Observation): boolean {
+    const cols = this.grid.cols;
+    const people = observation.people;
+    const n = people.length;
+    if (this.cells.length < n) this.cells = new Int32Array(Math.max(n, this.cells.length * 2));
+    for (let i = 0; i < n; i++) {
+      const cell = people[i]!.cell;
+      this.cells[i] = cell[0] * cols + cell[1];
+    }
+    this.personCount = n;
+
+    const burning = observation.burning;
+    const count = burning.length;
+    let changed = this.burningVersion === 0 || count !== this.burningCount;
+    if (!changed) {
+      for (let i = 0; i < count; i++) {
+        const cell = burning[i]!;
+        if (cell[0] * cols + cell[1] !== this.burningCells[i]) {
+          changed = true;
+          break;
+        }
+      }
+    }
+    if (!changed) return false;
+    for (let i = 0; i < this.burningCount; i++) this.burning[this.burningCells[i]!] = 0;
+    if (this.burningCells.length < count) this.burningCells = new Int32Array(Math.max(count, this.burningCells.length * 2));
+    for (let i = 0; i < count; i++) {
+      const cell = burning[i]!;
+      const c = cell[0] * cols + cell[1];
+      this.burningCells[i] = c;
+      this.burning[c] = 1;
+    }
+    this.burningCount = count;
+    this.burningVersion++;
+    return true;
+  }
+
+  /** The observed burning cells (a view valid until the next update). */
+  burningList(): Int32Array {
+    return this.burningCells.subarray(0, this.burningCount);
+  }
+
+  /** The cell a legal move in `dir` (1..4) from `cell` enters, or -1 when the move is illegal (off-grid, wall, burning). */
+  legalTarget(cell: number, dir: number): number {
+    const n = this.next[cell * 4 + dir - 1]!;
+    return n >= 0 && this.burning[n] === 0 ? n : -1;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The run record (record_version 1.0, environment.md section 7): one
+ * episode as canonical JSON plus one LF, replayable on its own with the
+ * scenario file.
+ *
+ * Encoding (environment.md section 7 leaves it to the project; this is it):
+ * - `initial`: `people` = start cells in person order, `burning` = B(0) row-major.
+ * - per step t -> t+1 (`trajectory[t]`): `actions` has one character per
+ *   person active at snapshot t, in person order (`.` STAY, else N E S W);
+ *   `moved` has the same length: the direction the person actually moved,
+ *   or `.` when it stayed (STAY or blocked), so its next cell is its cell plus
+ *   that direction (an evacuee's is the exit it left by); `evacuated` and
+ *   `died` are the person IDs evacuated / dead at t+1 in person order;
+ *   `burning` is B(t+1) minus B(t), row-major.
+ * - `outcomes`: per person `[status, step]`, the evacuation or death step,
+ *   H for the stranded.
+ * Two bytes per active person-step plus a few per event: far under the
+ * 8-byte-per-person-step budget on large halls.
+ */
+
+import { fileDigest } from '../hash.js';
+import { canonicalJson } from '../json/canonical.js';
+import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
+import { cellPair, type CellPair, type Grid } from '../world/grid.js';
+import type { EpisodeStart } from '../world/scenario-types.js';
+import { NOT_BLOCKED } from './resolver.js';
+import {
+  DEAD,
+  EVACUATED,
+  STRANDED,
+  type EpisodeObserver,
+  type EpisodeOutcome,
+  type StepEvent,
+  type TerminationReason,
+} from './events.js';
+import { personId } from './observation.js';
+
+export type OutcomeStatus = 'evacuated' | 'dead' | 'stranded';
+
+export type RecordStep = {
+  readonly actions: string;
+  readonly burning: readonly CellPair[];
+  readonly died: readonly string[];
+  readonly evacuated: readonly string[];
+  readonly moved: string;
+};
+
+export type RecordOutcome = readonly [status: OutcomeStatus, step: number];
+
+export type RecordInitial = {
+  readonly burning: readonly CellPair[];
+  readonly people: readonly CellPair[];
+};
+
+export type RunRecord = {
+  readonly action_schema_version: string;
+  readonly initial: RecordInitial;
+  readonly observation_version: string;
+  readonly outcomes: readonly RecordOutcome[];
+  readonly record_version: string;
+  readonly scenario_hash: string;
+  readonly scenario_id: string;
+  readonly seed: string;
+  readonly simulator_version: string;
+  readonly steps: number;
+  readonly termination_reason: TerminationReason;
+  readonly trajectory: readonly RecordStep[];
+};
+
+/** The record's exact text: canonical JSON plus one LF. */
+export function recordText(record: RunRecord): string {
+  return canonicalJson(record) + '\n';
+}
+
+/** The record digest: SHA-256 of the file text without its final LF. */
+export function recordDigest(text: string): string {
+  return fileDigest(text);
+}
+
+/** Char codes of '.', 'N', 'E', 'S', 'W', indexed by direction code. */
+export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57];
+
+const CHUNK = 8192;
+
+/**
+ * The record string of direction codes; with `blocked`, a blocked move is
+ * written as `.` (the `moved` string).
+ */
+export function directionString(moves: Uint8Array, blocked?: Uint8Array): string {
+  let out = '';
+  const buffer = new Uint16Array(Math.min(moves.length, CHUNK));
+  for (let start = 0; start < moves.length; start += CHUNK) {
+    const end = Math.min(moves.length, start + CHUNK);
+    for (let k = start; k < end; k++) {
+      const dir = blocked !== undefined && blocked[k] !== NOT_BLOCKED ? 0 : moves[k]!;
+      buffer[k - start] = DIRECTION_CODES[dir]!;
+    }
+    const view = end - start === buffer.length ? buffer : buffer.subarray(0, end - start);
+    out += String.fromCharCode.apply(null, view as unknown as number[]);
+  }
+  return out;
+}
+
+export function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {
+  const out = new Array<CellPair>(cells.length);
+  for (let k = 0; k < cells.length; k++) out[k] = cellPair(grid, cells[k]!);
+  return out;
+}
+
+function outcomeStatus(status: number): OutcomeStatus {
+  switch (status) {
+    case EVACUATED:
+      return 'evacuated';
+    case DEAD:
+      return 'dead';
+    case STRANDED:
+      return 'stranded';
+    default:
+      throw new RangeError(`person status ${status} is not a final status`);
+  }
+}
+
+/** The record entry of one step event. */
+export function recordStepOf(grid: Grid, event: StepEvent): RecordStep {
+  const { active, moves, resolution } = event;
+  const evacuated: string[] = [];
+  for (let k = 0; k < active.length; k++) {
+    if (resolution.evacuated[k] === 1) evacuated.push(personId(active[k]!));
+  }
+  const died = new Array<string>(event.died.length);
+  for (let k = 0; k < died.length; k++) died[k] = personId(event.died[k]!);
+  return {
+    actions: directionString(moves),
+    burning: cellPairs(grid, event.newlyBurning),
+    died,
+    evacuated,
+    moved: directionString(moves, resolution.blocked),
+  };
+}
+
+/** The outcomes list of an ended episode, in person order. */
+export function recordOutcomes(outcome: EpisodeOutcome): RecordOutcome[] {
+  const out = new Array<RecordOutcome>(outcome.status.length);
+  for (let i = 0; i < out.length; i++) out[i] = [outcomeStatus(outcome.status[i]!), outcome.statusStep[i]!];
+  return out;
+}
+
+/** Builds the run record of an episode from its events. */
+export class RecordBuilder implements EpisodeObserver {
+  private readonly steps: RecordStep[] = [];
+  private result: RunRecord | null = null;
+
+  constructor(private readonly start: EpisodeStart) {}
+
+  onStep(event: StepEvent): void {
+    if (this.result !== null) throw new Error('the episode already ended');
+    this.steps.push(recordStepOf(this.start.scenario.grid, event));
+  }
+
+  onEnd(outcome: EpisodeOutcome): void {
+    const { scenario, fire, seed, startCells } = this.start;
+    this.result = {
+      action_schema_version: BENCHMARK_VERSIONS.action_schema_version,
+      initial: {
+        burning: cellPairs(scenario.grid, fire.newlyBurning[0]!),
+        people: cellPairs(scenario.grid, startCells),
+      },
+      observation_version: BENCHMARK_VERSIONS.observation_version,
+      outcomes: recordOutcomes(outcome),
+      record_version: RECORD_VERSION,
+      scenario_hash: scenario.hash,
+      scenario_id: scenario.scenarioId,
+      seed,
+      simulator_version: BENCHMARK_VERSIONS.simulator_version,
+      steps: outcome.steps,
+      termination_reason: outcome.termination,
+      trajectory: this.steps,
+    };
+  }
+
+  /** The finished record (after onEnd). */
+  record(): RunRecord {
+    if (this.result === null) throw new Error('the episode has not ended');
+    return this.result;
+  }
+}

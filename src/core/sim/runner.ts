@@ -1,0 +1,109 @@
+/**
+ * The episode runner: drives one episode with one fresh agent through the
+ * single simulator path (observe, act, action check, step) and builds its
+ * run record from the step events.
+ */
+
+import { AgentError, EmberError, ModelOutputError } from '../errors.js';
+import type { EpisodeStart } from '../world/scenario-types.js';
+import type { Agent } from './agent.js';
+import type { EpisodeObserver, EpisodeOutcome } from './events.js';
+import type { Observation } from './observation.js';
+import { RecordBuilder, type RunRecord } from './record.js';
+import { EpisodeSimulation } from './simulation.js';
+
+export interface EpisodeRun {
+  readonly record: RunRecord;
+  readonly outcome: EpisodeOutcome;
+}
+
+// Agents that have started an episode. A factory must build a fresh agent
+// for every episode (cli-v1.0.md "Agent factories"); state carried from an
+// earlier episode would let an agent learn the fire of a seed.
+const usedAgents = new WeakSet<object>();
+
+function claimAgent(agent: unknown): Agent {
+  if (typeof agent !== 'object' || agent === null || typeof (agent as Partial<Agent>).act !== 'function') {
+    throw new AgentError('model_error', 'the factory returned a value without an act(observation) method');
+  }
+  if (usedAgents.has(agent)) {
+    throw new AgentError('model_error', 'the factory returned an agent that was already used for an earlier episode');
+  }
+  usedAgents.add(agent);
+  return agent as Agent;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** An error thrown by the agent, as an AgentError (an AgentError is kept as it is). */
+function asAgentError(error: unknown, during: string): AgentError {
+  if (error instanceof AgentError) return error;
+  // Any other benchmark error from agent code is still the agent's failure.
+  const kind = error instanceof EmberError ? `${error.name}: ` : '';
+  return new AgentError('model_error', `the agent raised ${during}: ${kind}${errorText(error)}`);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * Runs one episode. `act` may return a promise; a synchronous agent is not
+ * awaited (no microtask per step). Observers get every step event and the
+ * outcome, after the run record has taken them.
+ */
+export async function runEpisode(start: EpisodeStart, agent: Agent, observers: readonly EpisodeObserver[] = []): Promise<EpisodeRun> {
+  const claimed = claimAgent(agent);
+  const sim = new EpisodeSimulation(start);
+  const builder = new RecordBuilder(start);
+  let failed = false;
+  try {
+    while (!sim.done) {
+      const observation: Observation = sim.observe();
+      let output: unknown;
+      try {
+        output = claimed.act(observation);
+        if (isThenable(output)) output = await output;
+      } catch (error) {
+        throw asAgentError(error, `in act at step ${observation.step}`);
+      }
+      let moves: Uint8Array;
+      try {
+        moves = sim.checkActions(output);
+      } catch (error) {
+        if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${observation.step}: ${error.message}`);
+        // Reading the action set ran agent code (a getter or proxy) that raised.
+        throw asAgentError(error, `while its action set was read at step ${observation.step}`);
+      }
+      const event = sim.step(moves);
+      builder.onStep(event);
+      for (const observer of observers) observer.onStep(event);
+    }
+    const outcome = sim.outcome();
+    builder.onEnd(outcome);
+    for (const observer of observers) observer.onEnd(outcome);
+    return { record: builder.record(), outcome };
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    await closeAgent(claimed, failed);
+  }
+}
+
+async function closeAgent(agent: Agent, failed: boolean): Promise<void> {
+  if (typeof agent.close !== 'function') return;
+  try {
+    await agent.close();
+  } catch (error) {
+    // After a failure the first error is the one that counts.
+    if (!failed) throw asAgentError(error, 'in close');
+  }
+}

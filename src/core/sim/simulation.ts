@@ -1,0 +1,269 @@
+/**
+ * One episode's state and its step t -> t+1 (simulator_version 1.0,
+ * environment.md sections 3 and 4). The runner drives it with an agent's
+ * checked actions, the replay check with recorded ones; both get the same
+ * StepEvents.
+ *
+ * Cost per step is O(active persons + newly burning cells): B(t) membership
+ * is read from the fire world's ignition steps, and grid-sized arrays are
+ * built once per episode.
+ */
+
+import { personId, type Observation, type ObservedPerson } from './observation.js';
+import { checkActionSet, checkMoveCodes, type ActionCheckContext } from './action-check.js';
+import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
+import { MovementResolver } from './resolver.js';
+import { FLOOR, type CellPair, type Grid } from '../world/grid.js';
+import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
+
+/** Merges ascending, disjoint cell lists into one ascending list. */
+function mergeAscending(base: readonly number[], added: readonly number[]): number[] {
+  const out = new Array<number>(base.length + added.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < base.length && j < added.length) out[k++] = base[i]! < added[j]! ? base[i++]! : added[j++]!;
+  while (i < base.length) out[k++] = base[i++]!;
+  while (j < added.length) out[k++] = added[j++]!;
+  return out;
+}
+
+export class EpisodeSimulation implements ActionCheckContext {
+  readonly grid: Grid;
+  readonly fire: FireWorld;
+  readonly ignitionStep: Int32Array;
+  /** N. */
+  readonly population: number;
+  /** H. */
+  readonly maxSteps: number;
+  readonly ids: readonly string[];
+  readonly indexOfId: ReadonlyMap<string, number>;
+  /** Each person's cell by person index (the exit for an evacuee, the death cell for a casualty). */
+  readonly cells: Int32Array;
+  readonly status: Uint8Array;
+  /** Evacuation or death step, H for stranded persons; 0 while active. */
+  readonly statusStep: Int32Array;
+
+  private now = 0;
+  private activeNow: Int32Array;
+  private ended: TerminationReason | null = null;
+  private evacuatedCount = 0;
+  private deadCount = 0;
+  private readonly resolver: MovementResolver;
+
+  // Observation caches: the static parts are built once and frozen, so an
+  // in-process agent that mutates its observation cannot corrupt the next one.
+  private readonly pairCache: (CellPair | undefined)[];
+  private readonly mapView: readonly string[];
+  private readonly exitsView: readonly CellPair[];
+  private burningCells: readonly number[] = [];
+  private burningView: readonly CellPair[] = Object.freeze([]);
+  private burningViewStep = -1;
+
+  constructor(readonly start: EpisodeStart) {
+    const { scenario, fire, startCells } = start;
+    const grid = scenario.grid;
+    this.grid = grid;
+    this.fire = fire;
+    this.ignitionStep = fire.ignitionStep;
+    this.population = startCells.length;
+    this.maxSteps = scenario.maxSteps;
+    if (fire.maxSteps !== this.maxSteps || fire.newlyBurning.length !== this.maxSteps + 1) {
+      throw new RangeError('the fire world does not cover the scenario horizon');
+    }
+    const ids: string[] = [];
+    const indexOfId = new Map<string, number>();
+    const seen = new Set<number>();
+    for (let i = 0; i < this.population; i++) {
+      const cell = startCells[i]!;
+      // Scenario validation guarantees these; a violation is a library bug.
+      if (grid.kinds[cell] !== FLOOR || fire.ignitionStep[cell]! <= 0 || seen.has(cell)) {
+        throw new RangeError(`person ${i} starts on a cell that is not a free, non-burning floor cell`);
+      }
+      seen.add(cell);
+      const id = personId(i);
+      ids.push(id);
+      indexOfId.set(id, i);
+    }
+    this.ids = ids;
+    this.indexOfId = indexOfId;
+    this.cells = Int32Array.from(startCells);
+    this.status = new Uint8Array(this.population); // all ACTIVE
+    this.statusStep = new Int32Array(this.population);
+    this.activeNow = Int32Array.from({ length: this.population }, (_, i) => i);
+    this.resolver = new MovementResolver(grid);
+    this.pairCache = new Array<CellPair | undefined>(grid.rows * grid.cols);
+    this.mapView = Object.freeze([...grid.map]);
+    this.exitsView = Object.freeze(grid.exits.map((cell) => this.pair(cell)));
+    if (this.population === 0) this.ended = 'all_resolved';
+  }
+
+  /** The current snapshot t. */
+  get t(): number {
+    return this.now;
+  }
+
+  /** Active person indices at snapshot t, in person order (do not mutate). */
+  get active(): Int32Array {
+    return this.activeNow;
+  }
+
+  get done(): boolean {
+    return this.ended !== null;
+  }
+
+  get termination(): TerminationReason | null {
+    return this.ended;
+  }
+
+  get evacuated(): number {
+    return this.evacuatedCount;
+  }
+
+  get dead(): number {
+    return this.deadCount;
+  }
+
+  /** A frozen `[row, col]` for a cell, shared between observations. */
+  pair(cell: number): CellPair {
+    let p = this.pairCache[cell];
+    if (p === undefined) {
+      const cols = this.grid.cols;
+      p = Object.freeze([Math.floor(cell / cols), cell % cols] as const);
+      this.pairCache[cell] = p;
+    }
+    return p;
+  }
+
+  /** B(t), row-major, as the cells of the current snapshot. */
+  burningAt(): readonly CellPair[] {
+    if (this.burningViewStep === this.now) return this.burningView;
+    let added: number[] = [];
+    for (let s = this.burningViewStep + 1; s <= this.now; s++) {
+      const fresh = this.fire.newlyBurning[s]!;
+      if (fresh.length > 0) added = added.length === 0 ? fresh.slice() : mergeAscending(added, fresh);
+    }
+    if (added.length > 0 || this.burningViewStep < 0) {
+      this.burningCells = mergeAscending(this.burningCells, added);
+      this.burningView = Object.freeze(this.burningCells.map((cell) => this.pair(cell)));
+    }
+    this.burningViewStep = this.now;
+    return this.burningView;
+  }
+
+  /** The observation of snapshot t (observation_version 1.0). */
+  observe(): Observation {
+    const active = this.activeNow;
+    const people = new Array<ObservedPerson>(active.length);
+    for (let k = 0; k < active.length; k++) {
+      const i = active[k]!;
+      people[k] = { id: this.ids[i]!, cell: this.pair(this.cells[i]!) };
+    }
+    return {
+      step: this.now,
+      max_steps: this.maxSteps,
+      map: this.mapView,
+      exits: this.exitsView,
+      burning: this.burningAt(),
+      people,
+      evacuated: this.evacuatedCount,
+      dead: this.deadCount,
+    };
+  }
+
+  /** The action check of an agent's output; returns a direction code per active person. */
+  checkActions(actions: unknown): Uint8Array {
+    this.assertRunning();
+    return checkActionSet(this, actions);
+  }
+
+  /** The action check on direction codes (recorded actions). */
+  checkMoves(moves: Uint8Array): void {
+    this.assertRunning();
+    checkMoveCodes(this, moves);
+  }
+
+  /**
+   * Phases 3-6 of one step with checked moves (one direction code per active
+   * person, as checkActions returns them; the event keeps the array, so do
+   * not reuse it).
+   */
+  step(moves: Uint8Array): StepEvent {
+    this.assertRunning();
+    const active = this.activeNow;
+    const n = active.length;
+    if (moves.length !== n) throw new RangeError(`step needs ${n} moves, got ${moves.length}`);
+    const { cells, status, statusStep, ignitionStep } = this;
+    const t = this.now;
+    const t1 = t + 1;
+
+    const cellsBefore = new Int32Array(n);
+    for (let k = 0; k < n; k++) cellsBefore[k] = cells[active[k]!]!;
+    // 3. Movement. The action check kept every target out of B(t), so an exit won is non-burning.
+    const resolution = this.resolver.resolve(cellsBefore, moves);
+
+    // 4-5. Fire is B(t+1) from the fire world; whoever stands on it dies.
+    const next = new Int32Array(n);
+    const died = new Int32Array(n);
+    let remaining = 0;
+    let deaths = 0;
+    for (let k = 0; k < n; k++) {
+      const i = active[k]!;
+      const cell = resolution.cells[k]!;
+      cells[i] = cell;
+      if (resolution.evacuated[k] === 1) {
+        status[i] = EVACUATED;
+        statusStep[i] = t1;
+        this.evacuatedCount++;
+      } else if (ignitionStep[cell]! <= t1) {
+        status[i] = DEAD;
+        statusStep[i] = t1;
+        died[deaths++] = i;
+      } else {
+        next[remaining++] = i;
+      }
+    }
+    this.deadCount += deaths;
+    this.now = t1;
+
+    // 6. Termination.
+    if (remaining === 0) {
+      this.ended = 'all_resolved';
+      this.activeNow = new Int32Array(0);
+    } else if (t1 === this.maxSteps) {
+      this.ended = 'horizon';
+      for (let k = 0; k < remaining; k++) {
+        status[next[k]!] = STRANDED;
+        statusStep[next[k]!] = this.maxSteps;
+      }
+      this.activeNow = new Int32Array(0);
+    } else {
+      this.activeNow = next.slice(0, remaining);
+    }
+
+    return {
+      t,
+      active,
+      cellsBefore,
+      moves,
+      resolution,
+      died: died.slice(0, deaths),
+      newlyBurning: this.fire.newlyBurning[t1]!,
+    };
+  }
+
+  /** How the episode ended; only once it is done. */
+  outcome(): EpisodeOutcome {
+    if (this.ended === null) throw new Error(`the episode is still running at step ${this.now}`);
+    return {
+      termination: this.ended,
+      steps: this.now,
+      status: this.status.slice(),
+      statusStep: this.statusStep.slice(),
+    };
+  }
+
+  private assertRunning(): void {
+    if (this.ended !== null) throw new Error(`the episode already ended at step ${this.now} (${this.ended})`);
+  }
+}

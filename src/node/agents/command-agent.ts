@@ -1,0 +1,240 @@
+/**
+ * The line-protocol host: agents in any language. Each episode spawns the
+ * program fresh (no shell, cwd and environment unchanged), writes one
+ * canonical-JSON observation per line to its stdin and reads one JSON action
+ * set per line from its stdout. stderr is drained (last 4 KiB kept for error
+ * messages). Any failure kills the process.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { AgentError } from '../../core/errors.js';
+import type { ActionSet } from '../../core/sim/actions.js';
+import type { Agent } from '../../core/sim/agent.js';
+import type { Observation } from '../../core/sim/observation.js';
+import { decodeActionLine, encodeObservationLine, LINE_PROTOCOL_MAX_LINE_BYTES } from '../../shared/agent-protocol.js';
+import { describeExit, exitOrKill, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
+import type { AgentSession } from './spec.js';
+
+export interface CommandAgentOptions {
+  /** Deadline of one act (observation written -> action line read), in ms. */
+  readonly actTimeoutMs: number;
+  /** How long a closing agent may take to exit after its stdin closes; default 500 ms. */
+  readonly closeGraceMs?: number;
+}
+
+export const DEFAULT_CLOSE_GRACE_MS = 500;
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The program's absolute path, found now so a typo fails before any episode:
+ * a name with a path separator is resolved against the current directory;
+ * a bare name is searched on PATH (empty PATH entries, which would mean the
+ * current directory, are skipped). On Windows PATHEXT is tried too.
+ */
+export function resolveProgram(program: string): string | undefined {
+  const windows = process.platform === 'win32';
+  const exts = windows ? ['', ...(process.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((e) => e !== '')] : [''];
+  const hasSeparator = program.includes('/') || (windows && program.includes('\\'));
+  const dirs = hasSeparator || isAbsolute(program) ? [''] : (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  for (const dir of dirs) {
+    for (const ext of exts) {
+      const candidate = dir === '' ? resolve(program + ext) : join(dir, program + ext);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+type Waiter = { resolve(line: Buffer): void; reject(error: AgentError): void };
+
+/** One episode's agent process. */
+export class LineProtocolAgent implements Agent {
+  private readonly tail = new StderrTail();
+  private readonly exited: Promise<ChildExit>;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private lines: Buffer[] = [];
+  private waiter: Waiter | undefined;
+  private failure: AgentError | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly label: string,
+    private readonly opts: CommandAgentOptions,
+  ) {
+    this.exited = trackChild(child, this.tail, (chunk) => this.onStdout(chunk));
+    unrefChild(child);
+    void this.exited.then((exit) => {
+      this.failure ??= new AgentError('model_error', describeExit(exit, this.tail));
+      this.waiter?.reject(this.failure);
+      this.waiter = undefined;
+    });
+  }
+
+  /** Spawns the program; AgentError model_error if it cannot start. */
+  static async spawn(program: string, args: readonly string[], label: string, opts: CommandAgentOptions): Promise<LineProtocolAgent> {
+    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    const agent = new LineProtocolAgent(child, label, opts);
+    await new Promise<void>((started, failed) => {
+      child.once('spawn', () => started());
+      child.once('error', (error) => failed(new AgentError('model_error', `cannot start agent command ${label}: ${error.message}`)));
+    });
+    return agent;
+  }
+
+  /** The process id (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Resolves when the process has exited and been reaped. */
+  whenExited(): Promise<ChildExit> {
+    return this.exited;
+  }
+
+  async act(observation: Observation): Promise<ActionSet> {
+    if (this.closed) throw new AgentError('model_error', 'act called on a closed agent');
+    if (this.failure) throw this.failure;
+    if (this.waiter) throw new AgentError('model_error', 'act called while the previous act is still running');
+    if (this.lines.length > 0 || this.bufferedBytes > 0) {
+      throw await this.fatal(new AgentError('invalid_output', 'agent wrote output before it received the observation (one line per observation)'));
+    }
+    const ms = this.opts.actTimeoutMs;
+    const line = await new Promise<Buffer>((resolveLine, rejectLine) => {
+      const timer = setTimeout(() => {
+        if (this.waiter !== waiter) return;
+        this.waiter = undefined;
+        // The deadline has passed: kill first, answer once the process is gone.
+        this.failure ??= new AgentError('timeout', `act took longer than ${ms} ms`);
+        void killAndReap(this.child, this.exited).then(() => rejectLine(this.failure));
+      }, ms);
+      const waiter: Waiter = {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolveLine(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          rejectLine(error);
+        },
+      };
+      this.waiter = waiter;
+      // EPIPE and friends surface as the process's exit (handled above).
+      this.child.stdin?.write(encodeObservationLine(observation));
+    });
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(line);
+    } catch {
+      throw await this.fatal(new AgentError('invalid_output', 'agent output is not UTF-8'));
+    }
+    const decoded = decodeActionLine(text);
+    if (!decoded.ok) throw await this.fatal(new AgentError('invalid_output', decoded.reason));
+    return decoded.actions as ActionSet;
+  }
+
+  /** Ends the episode: closes stdin, waits a short grace, then kills. Resolves once the process is gone. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failure ??= new AgentError('model_error', 'the agent was closed');
+    this.waiter?.reject(this.failure);
+    this.waiter = undefined;
+    if (isRunning(this.child)) this.child.stdin?.end();
+    await exitOrKill(this.child, this.exited, this.opts.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
+  }
+
+  /** Kills at once (session close). */
+  async kill(): Promise<void> {
+    this.closed = true;
+    this.failure ??= new AgentError('model_error', 'the agent was closed');
+    await killAndReap(this.child, this.exited);
+  }
+
+  private onStdout(chunk: Buffer): void {
+    if (this.failure) return;
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+      this.lines.push(Buffer.concat([...this.buffered, chunk.subarray(start, nl)]));
+      this.buffered = [];
+      this.bufferedBytes = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      this.buffered.push(chunk.subarray(start));
+      this.bufferedBytes += chunk.length - start;
+    }
+    // The line limit applies whether or not an act is waiting.
+    if (this.bufferedBytes > LINE_PROTOCOL_MAX_LINE_BYTES || this.lines.some((l) => l.length > LINE_PROTOCOL_MAX_LINE_BYTES)) {
+      void this.fatal(new AgentError('invalid_output', `agent output line is longer than ${LINE_PROTOCOL_MAX_LINE_BYTES} bytes`));
+      return;
+    }
+    if (this.waiter && this.lines.length > 0) {
+      if (this.lines.length > 1 || this.bufferedBytes > 0) {
+        void this.fatal(new AgentError('invalid_output', 'agent wrote more than one line for one observation'));
+        return;
+      }
+      const waiter = this.waiter;
+      this.waiter = undefined;
+      waiter.resolve(this.lines.shift()!);
+    }
+  }
+
+  /** Records a failure, fails a waiting act, kills the process; returns the error to throw. */
+  private async fatal(error: AgentError): Promise<AgentError> {
+    this.failure ??= error;
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    this.lines = [];
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    // Kill first, answer once the process is gone.
+    await killAndReap(this.child, this.exited);
+    waiter?.reject(this.failure);
+    return this.failure;
+  }
+}
+
+/**
+ * Opens a line-protocol agent. The program is resolved now (on PATH for a
+ * bare name) so a missing or non-executable program is an AgentError
+ * model_error before any episode; each factory call spawns it fresh.
+ */
+export async function openCommandAgentFactory(argv: readonly string[], opts: CommandAgentOptions): Promise<AgentSession> {
+  if (!Number.isSafeInteger(opts.actTimeoutMs) || opts.actTimeoutMs < 1) {
+    throw new RangeError(`actTimeoutMs must be a positive integer number of ms, got ${opts.actTimeoutMs}`);
+  }
+  const [program, ...args] = argv;
+  if (program === undefined || program === '') throw new AgentError('model_error', 'cannot start agent command: empty command');
+  const resolved = resolveProgram(program);
+  if (resolved === undefined) {
+    throw new AgentError('model_error', `cannot start agent command ${program}: not found or not executable${program.includes('/') ? '' : ' on PATH'}`);
+  }
+  const agents = new Set<LineProtocolAgent>();
+  let closed = false;
+  return {
+    factory: async (): Promise<Agent> => {
+      if (closed) throw new AgentError('model_error', 'the agent session is closed');
+      const agent = await LineProtocolAgent.spawn(resolved, args, program, opts);
+      agents.add(agent);
+      void agent.whenExited().then(() => agents.delete(agent));
+      return agent;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...agents].map((agent) => agent.kill()));
+    },
+  };
+}

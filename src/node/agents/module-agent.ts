@@ -1,0 +1,347 @@
+/**
+ * The parent side of the JS/TS module host: agent code never runs in the
+ * evaluator's process. One host process (module-host-main) imports the
+ * module once and serves episodes one after another; after any failure
+ * (timeout, crash, error) the host is killed and the next episode gets a
+ * fresh one.
+ */
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AgentError } from '../../core/errors.js';
+import type { ActionSet } from '../../core/sim/actions.js';
+import type { Agent } from '../../core/sim/agent.js';
+import type { Observation } from '../../core/sim/observation.js';
+import { isStringRecord, parseHostReply, type HostReply, type HostRequest } from '../../shared/agent-protocol.js';
+import { describeExit, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
+import type { AgentSession } from './spec.js';
+
+export interface ModuleHostOptions {
+  /** Deadline of one act (and of one factory call), in ms. */
+  readonly actTimeoutMs: number;
+  /** Deadline of starting the host and importing the module; default {@link DEFAULT_LOAD_TIMEOUT_MS}. */
+  readonly loadTimeoutMs?: number;
+  /** The module name for messages (as given on the command line); default the file. */
+  readonly label?: string;
+}
+
+export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+
+/** The host entry next to this file: .ts under src/ (tsx, tests), .js in dist/. */
+function hostEntry(): string {
+  const here = fileURLToPath(import.meta.url);
+  return join(dirname(here), here.endsWith('.ts') ? 'module-host-main.ts' : 'module-host-main.js');
+}
+
+/** tsx's loader, resolved from this package (never from the current directory). */
+function tsxLoaderUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+type RequestBody = HostRequest extends infer R ? (R extends { seq: number } ? Omit<R, 'seq'> : never) : never;
+
+interface Pending {
+  readonly seq: number;
+  resolve(reply: HostReply): void;
+  reject(error: AgentError): void;
+  /** The error for this request if the process exits while it waits. */
+  onExit(exit: ChildExit, tail: StderrTail): AgentError;
+}
+
+/** One module host process. Not for concurrent use: one request at a time. */
+export class ModuleAgentHost {
+  private readonly tail = new StderrTail();
+  private readonly exited: Promise<ChildExit>;
+  private seq = 0;
+  private pending: Pending | undefined;
+  private failure: AgentError | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly file: string,
+    readonly exportName: string,
+    private readonly opts: ModuleHostOptions,
+  ) {
+    this.exited = trackChild(child, this.tail);
+    unrefChild(child);
+    child.on('message', (message: unknown) => this.onMessage(message));
+    void this.exited.then((exit) => {
+      const pending = this.pending;
+      this.pending = undefined;
+      if (pending) {
+        this.failure ??= pending.onExit(exit, this.tail);
+        pending.reject(this.failure);
+      }
+      this.failure ??= new AgentError('model_error', describeExit(exit, this.tail));
+    });
+  }
+
+  /** Forks a host and imports the module; AgentError (model_error or timeout) if that fails. */
+  static async start(file: string, exportName: string, opts: ModuleHostOptions): Promise<ModuleAgentHost> {
+    const label = opts.label ?? file;
+    const child = fork(hostEntry(), [], {
+      execArgv: ['--import', tsxLoaderUrl()],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    const host = new ModuleAgentHost(child, file, exportName, opts);
+    const loadMs = opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    let reply: HostReply;
+    try {
+      reply = await host.request({ type: 'load', file, exportName }, loadMs, {
+        timeout: () => new AgentError('timeout', `loading agent module ${label} took longer than ${loadMs} ms`),
+        exit: (exit, tail) => new AgentError('model_error', `cannot import agent module ${label}: ${describeExit(exit, tail)}`),
+      });
+    } catch (error) {
+      await host.kill();
+      throw error;
+    }
+    if (reply.type === 'loaded') return host;
+    throw await host.fatal(host.loadError(reply, label));
+  }
+
+  /** The host's process id (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Running, never failed and idle: it can take the next episode. */
+  get usable(): boolean {
+    return this.failure === undefined && this.pending === undefined && isRunning(this.child);
+  }
+
+  /** Calls the factory in the host; AgentError model_error/timeout on failure (the host is then dead). */
+  async newAgent(): Promise<void> {
+    const ms = this.opts.actTimeoutMs;
+    const reply = await this.request({ type: 'new_agent' }, ms, {
+      timeout: () => new AgentError('timeout', `agent factory ${this.exportName} took longer than ${ms} ms`),
+      exit: (exit, tail) => new AgentError('model_error', describeExit(exit, tail)),
+    });
+    if (reply.type === 'agent_ready') return;
+    throw await this.fatal(this.replyError(reply));
+  }
+
+  /** One act; resolves to the action set shape, or AgentError (then the host is dead). */
+  async act(observation: Observation): Promise<ActionSet> {
+    const ms = this.opts.actTimeoutMs;
+    const reply = await this.request({ type: 'act', observation }, ms, {
+      timeout: () => new AgentError('timeout', `act took longer than ${ms} ms`),
+      exit: (exit, tail) => new AgentError('model_error', describeExit(exit, tail)),
+    });
+    if (reply.type === 'actions') {
+      // The host checks the shape too, but agent code shares its process.
+      if (isStringRecord(reply.actions)) return reply.actions as ActionSet;
+      throw await this.fatal(new AgentError('invalid_output', 'act returned a value that is not a plain object mapping person IDs to action strings'));
+    }
+    throw await this.fatal(this.replyError(reply));
+  }
+
+  /** Ends the episode's agent in the host (no reply); the host stays usable. */
+  endAgent(): void {
+    if (!this.usable) return;
+    this.child.send({ type: 'end_agent', seq: ++this.seq } satisfies HostRequest, () => undefined);
+  }
+
+  /** Kills the host (SIGKILL) and waits until it is reaped. Idempotent. */
+  async kill(): Promise<void> {
+    this.failure ??= new AgentError('model_error', 'the agent host was closed');
+    await killAndReap(this.child, this.exited);
+  }
+
+  private request(
+    body: RequestBody,
+    timeoutMs: number,
+    errors: { timeout(): AgentError; exit(exit: ChildExit, tail: StderrTail): AgentError },
+  ): Promise<HostReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.pending) return Promise.reject(new Error('ModuleAgentHost: a request is already pending'));
+    const seq = ++this.seq;
+    return new Promise<HostReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending?.seq !== seq) return;
+        // The deadline has passed: kill first, answer once the child is gone.
+        this.pending = undefined;
+        this.failure = errors.timeout();
+        void killAndReap(this.child, this.exited).then(() => reject(this.failure));
+      }, timeoutMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        this.pending = undefined;
+      };
+      this.pending = {
+        seq,
+        resolve: (reply) => {
+          settle();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        onExit: (exit, tail) => errors.exit(exit, tail),
+      };
+      try {
+        // A failed send means the channel closed: the exit handler answers.
+        this.child.send({ ...body, seq } as HostRequest, () => undefined);
+      } catch {
+        // Same: the exit is on its way.
+      }
+    });
+  }
+
+  private onMessage(message: unknown): void {
+    const reply = parseHostReply(message);
+    const pending = this.pending;
+    if (reply === undefined || pending === undefined || reply.seq !== pending.seq) {
+      // Agent code shares the host and can call process.send; anything that
+      // is not the awaited reply ends the host.
+      // The exit handler then rejects the pending request with this failure.
+      this.failure ??= this.violation();
+      void killAndReap(this.child, this.exited);
+      return;
+    }
+    pending.resolve(reply);
+  }
+
+  private violation(): AgentError {
+    return new AgentError('model_error', 'the agent host sent an unexpected message (agent code must not use process.send)');
+  }
+
+  private replyError(reply: HostReply): AgentError {
+    if (reply.type !== 'error') return this.violation();
+    switch (reply.stage) {
+      case 'output':
+        return new AgentError('invalid_output', reply.message);
+      case 'import':
+      case 'export':
+      case 'factory':
+      case 'act':
+        return new AgentError('model_error', reply.message);
+    }
+  }
+
+  private loadError(reply: HostReply, label: string): AgentError {
+    if (reply.type !== 'error') return this.violation();
+    switch (reply.stage) {
+      case 'import':
+        return new AgentError('model_error', `cannot import agent module ${label}: ${reply.message}`);
+      case 'export':
+        return new AgentError('model_error', `agent factory ${this.exportName} in module ${label} ${reply.message}`);
+      case 'factory':
+      case 'act':
+      case 'output':
+        return this.violation();
+    }
+  }
+
+  /** Records a failure, kills the host and returns the error to throw. */
+  private async fatal(error: AgentError): Promise<AgentError> {
+    this.failure ??= error;
+    await killAndReap(this.child, this.exited);
+    return error;
+  }
+}
+
+/** An episode's agent, bound to one host until close(). */
+export class ModuleAgent implements Agent {
+  private state: 'ready' | 'acting' | 'failed' | 'closed' = 'ready';
+
+  constructor(
+    private readonly host: ModuleAgentHost,
+    private readonly release: (host: ModuleAgentHost, healthy: boolean) => void,
+  ) {}
+
+  /** The host process id (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.host.pid;
+  }
+
+  async act(observation: Observation): Promise<ActionSet> {
+    if (this.state !== 'ready') {
+      throw new AgentError('model_error', this.state === 'acting' ? 'act called while the previous act is still running' : `act called on a ${this.state} agent`);
+    }
+    this.state = 'acting';
+    try {
+      const actions = await this.host.act(observation);
+      this.state = 'ready';
+      return actions;
+    } catch (error) {
+      this.state = 'failed';
+      await this.host.kill();
+      throw error;
+    }
+  }
+
+  /** Ends the episode: a healthy host goes back to the session for the next episode. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    const healthy = this.state === 'ready' && this.host.usable;
+    this.state = 'closed';
+    if (healthy) this.host.endAgent();
+    this.release(this.host, healthy);
+  }
+}
+
+function checkTimeout(name: string, ms: number | undefined): void {
+  if (ms !== undefined && (!Number.isSafeInteger(ms) || ms < 1)) throw new RangeError(`${name} must be a positive integer number of ms, got ${ms}`);
+}
+
+/**
+ * Opens a module agent: starts one host and imports the module now, so an
+ * import or export failure surfaces before any episode (AgentError,
+ * model_error). The factory then calls the module's factory once per episode
+ * in an idle host (starting a fresh one when none is idle).
+ */
+export async function openModuleAgentFactory(file: string, exportName: string, opts: ModuleHostOptions): Promise<AgentSession> {
+  checkTimeout('actTimeoutMs', opts.actTimeoutMs);
+  checkTimeout('loadTimeoutMs', opts.loadTimeoutMs);
+  const first = await ModuleAgentHost.start(file, exportName, opts);
+  const hosts = new Set<ModuleAgentHost>([first]);
+  const idle: ModuleAgentHost[] = [first];
+  let closed = false;
+
+  const retire = (host: ModuleAgentHost): Promise<void> => {
+    hosts.delete(host);
+    return host.kill();
+  };
+  const release = (host: ModuleAgentHost, healthy: boolean): void => {
+    if (healthy && !closed) idle.push(host);
+    else void retire(host);
+  };
+  const sessionClosed = (): AgentError => new AgentError('model_error', 'the agent session is closed');
+
+  const factory = async (): Promise<Agent> => {
+    if (closed) throw sessionClosed();
+    let host = idle.pop();
+    while (host !== undefined && !host.usable) {
+      void retire(host);
+      host = idle.pop();
+    }
+    if (host === undefined) {
+      host = await ModuleAgentHost.start(file, exportName, opts);
+      hosts.add(host);
+      if (closed) {
+        await retire(host);
+        throw sessionClosed();
+      }
+    }
+    try {
+      await host.newAgent();
+    } catch (error) {
+      await retire(host);
+      throw error;
+    }
+    return new ModuleAgent(host, release);
+  };
+
+  return {
+    factory,
+    async close(): Promise<void> {
+      closed = true;
+      idle.length = 0;
+      await Promise.all([...hosts].map((host) => retire(host)));
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The module host: the child process entry that imports a JS/TS agent module
+ * and serves the evaluator over IPC (src/shared/agent-protocol.ts).
+ *
+ * It runs the operator's agent code, so the evaluator trusts nothing it says
+ * beyond the reply shapes; all it does here is make failures precise. One
+ * host serves many episodes; the module is imported once.
+ */
+
+import { pathToFileURL } from 'node:url';
+import {
+  clipMessage,
+  isStringRecord,
+  parseHostRequest,
+  type HostErrorStage,
+  type HostReply,
+  type HostRequest,
+} from '../../shared/agent-protocol.js';
+
+interface HostedAgent {
+  act(observation: unknown): unknown;
+}
+
+let exportLabel = '';
+let factory: { fn: (...args: never[]) => unknown; owner: unknown } | undefined;
+let agent: HostedAgent | undefined;
+// Agents handed out by this host: a factory must build a new one per episode.
+const usedAgents = new WeakSet<object>();
+
+function send(reply: HostReply): void {
+  process.send!(reply, (error: Error | null) => {
+    // The evaluator is gone: nothing left to serve.
+    if (error) process.exit(0);
+  });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return clipMessage(`${error.name}: ${error.message}`);
+  return clipMessage(`non-Error value thrown: ${String(error)}`);
+}
+
+function fail(seq: number, stage: HostErrorStage, message: string): void {
+  send({ type: 'error', seq, stage, message: clipMessage(message) });
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? `an object (${Object.prototype.toString.call(value)})` : `a ${typeof value}`;
+}
+
+/** Reads `a.b.c` from the module namespace; CommonJS modules also through `default`. */
+function readExportPath(namespace: Record<string, unknown>, path: string): { value: unknown; owner: unknown } {
+  const segments = path.split('.');
+  let root: unknown = namespace;
+  const def = namespace.default;
+  if (!(segments[0]! in namespace) && typeof def === 'object' && def !== null && segments[0]! in def) root = def;
+  let owner: unknown = undefined;
+  let value: unknown = root;
+  for (const segment of segments) {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null || !(segment in value)) {
+      return { value: undefined, owner: undefined };
+    }
+    owner = value;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  // A top-level export is called as a plain function; a.b as a method of a.
+  return { value, owner: segments.length > 1 ? owner : undefined };
+}
+
+async function load(request: Extract<HostRequest, { type: 'load' }>): Promise<void> {
+  exportLabel = request.exportName;
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(request.file).href)) as Record<string, unknown>;
+  } catch (error) {
+    fail(request.seq, 'import', describe(error));
+    return;
+  }
+  const { value, owner } = readExportPath(namespace, request.exportName);
+  if (value === undefined) {
+    fail(request.seq, 'export', 'is not exported');
+    return;
+  }
+  if (typeof value !== 'function') {
+    fail(request.seq, 'export', `is not a function (it is ${typeName(value)})`);
+    return;
+  }
+  factory = { fn: value as (...args: never[]) => unknown, owner };
+  send({ type: 'loaded', seq: request.seq });
+}
+
+async function newAgent(seq: number): Promise<void> {
+  agent = undefined;
+  if (factory === undefined) {
+    fail(seq, 'factory', 'no agent module is loaded');
+    return;
+  }
+  let made: unknown;
+  try {
+    made = await Reflect.apply(factory.fn, factory.owner, []);
+  } catch (error) {
+    fail(seq, 'factory', `agent factory ${exportLabel} raised ${describe(error)}`);
+    return;
+  }
+  if (typeof made !== 'object' || made === null || typeof (made as { act?: unknown }).act !== 'function') {
+    fail(seq, 'factory', `agent factory ${exportLabel} returned ${typeName(made)} without an act(observation) method`);
+    return;
+  }
+  if (usedAgents.has(made)) {
+    fail(seq, 'factory', `agent factory ${exportLabel} returned an agent already used for an earlier episode; it must build a new agent for every episode`);
+    return;
+  }
+  usedAgents.add(made);
+  agent = made as HostedAgent;
+  send({ type: 'agent_ready', seq });
+}
+
+async function act(request: Extract<HostRequest, { type: 'act' }>): Promise<void> {
+  const current = agent;
+  if (current === undefined) {
+    fail(request.seq, 'act', 'act before the agent was built');
+    return;
+  }
+  let result: unknown;
+  try {
+    result = await current.act(request.observation);
+  } catch (error) {
+    fail(request.seq, 'act', `act raised ${describe(error)}`);
+    return;
+  }
+  if (!isStringRecord(result)) {
+    fail(request.seq, 'output', `act returned ${typeName(result)}, not a plain object mapping person IDs to action strings`);
+    return;
+  }
+  // A fresh copy: only own enumerable string values cross the channel.
+  send({ type: 'actions', seq: request.seq, actions: Object.fromEntries(Object.entries(result)) });
+}
+
+async function handle(raw: unknown): Promise<void> {
+  const request = parseHostRequest(raw);
+  if (request === undefined) {
+    // Only the evaluator talks to this host; a malformed request is a bug.
+    process.stderr.write(`agent host: malformed request from the evaluator\n`);
+    process.exit(70);
+  }
+  switch (request.type) {
+    case 'load':
+      return load(request);
+    case 'new_agent':
+      return newAgent(request.seq);
+    case 'act':
+      return act(request);
+    case 'end_agent':
+      agent = undefined;
+      return;
+  }
+}
+
+if (process.send === undefined) {
+  process.stderr.write('module-host-main is started by the EMBER evaluator over IPC; it cannot run on its own\n');
+  process.exit(64);
+}
+
+// Requests are handled one at a time, in order.
+let queue: Promise<void> = Promise.resolve();
+process.on('message', (raw: unknown) => {
+  queue = queue.then(() => handle(raw));
+});
+// The evaluator closed the channel (it finished or died): leave at once.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AgentError, UsageError } from '../../core/errors.js';
+import type { Observation } from '../../core/sim/observation.js';
+import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS, openAgent } from './open-agent.js';
+import { builtinAgentIds, parseAgentCommand, parseAgentSpec } from './spec.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../../../test/fixtures/agents');
+
+const OBSERVATION: Observation = {
+  step: 0,
+  max_steps: 10,
+  map: ['####', '#.E#', '####'],
+  exits: [[1, 2]],
+  burning: [],
+  people: [{ id: 'p0000', cell: [1, 1] }],
+  evacuated: 0,
+  dead: 0,
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe.concurrent('openAgent', () => {
+  it('opens a module agent found through --agent-path and runs it', async () => {
+    const session = await openAgent(parseAgentSpec('good:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 });
+    try {
+      const agent = await session.factory();
+      expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
+      await agent.close?.();
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('names the module as given in import errors', async () => {
+    const error = await rejection(openAgent(parseAgentSpec('import-throws:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 }));
+    expect(error).toBeInstanceOf(AgentError);
+    expect((error as AgentError).message).toBe('cannot import agent module import-throws: Error: module top level exploded');
+    const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 }));
+    expect((missing as AgentError).message).toBe(`cannot import agent module nowhere: not found in --agent-path dirs ${FIXTURES}`);
+  });
+
+  it('opens a command agent on the line protocol', async () => {
+    const spec = parseAgentCommand(`python3 '${resolve(FIXTURES, 'line_agent.py')}' good`);
+    const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 5000 });
+    try {
+      const agent = await session.factory();
+      expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
+      await agent.close?.();
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('opens builtin baselines in process', async () => {
+    for (const id of builtinAgentIds()) {
+      const session = await openAgent({ kind: 'builtin', id }, { agentPaths: [], actTimeoutMs: DEFAULT_ACT_TIMEOUT_MS });
+      const agent = await session.factory();
+      expect(typeof agent.act).toBe('function');
+      await session.close();
+    }
+    const error = await rejection(openAgent({ kind: 'builtin', id: 'no-such-baseline' }, { agentPaths: [], actTimeoutMs: 1000 }));
+    expect(error).toBeInstanceOf(UsageError);
+  });
+
+  it('rejects a bad act timeout and a missing --agent-path directory as UsageError', async () => {
+    const spec = parseAgentSpec('good:makeAgent');
+    for (const actTimeoutMs of [0, -1, 1.5, MAX_ACT_TIMEOUT_MS + 1, Number.NaN]) {
+      const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES], actTimeoutMs }));
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toMatch(/^bad act timeout /);
+    }
+    const missingDir = resolve(FIXTURES, 'no-such-dir');
+    const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES, missingDir], actTimeoutMs: 1000 }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(`--agent-path ${missingDir} is not a directory`);
+  });
+
+  it('keeps the documented default deadline', () => {
+    expect([DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS]).toEqual([30_000, 3_600_000]);
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * Output files (cli-v1.0.md "Files", evaluation.md section 1 "Writes").
+ *
+ * - An output that is also an input is refused, even with --force.
+ * - Parent directories are never created; an output that is a directory, or
+ *   that exists without --force, is refused.
+ * - The bytes go to a temporary file in the same directory, fsynced, then
+ *   hard-linked to the output (no --force: the link fails if the output
+ *   exists, so a file created meanwhile is never replaced) or renamed over it
+ *   (--force: atomic replace).
+ * - Without hard links the output is created with O_CREAT | O_EXCL and
+ *   written directly; on failure it is removed only if it is still ours.
+ * - On every failure path, and on SIGINT (see removePendingOutputs), no
+ *   output and no temporary file is left behind.
+ *
+ * Every refusal is an OutputError (exit 6). Messages name paths as given.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { constants, lstatSync, unlinkSync, type Stats } from 'node:fs';
+import { link, lstat, open, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { OutputError, isEmberError } from '../core/errors.js';
+
+export interface OutputOptions {
+  /** Replace an existing output file (never an input, never a directory). */
+  readonly force: boolean;
+  /**
+   * The paths the command reads: files, or directories (a suite). An output
+   * that is the same file as an input file, or lies inside an input
+   * directory, is refused: inputs are never written.
+   */
+  readonly inputs: readonly string[];
+}
+
+/** Seams for tests: failures and races that a real filesystem rarely shows on demand. */
+export interface WriteHooks {
+  /** Runs after the temporary file is written and fsynced, before it is published. */
+  readonly afterTempWritten?: (tempPath: string) => void | Promise<void>;
+  /** Replaces fs.link (to simulate a filesystem without hard links). */
+  readonly link?: (existingPath: string, newPath: string) => Promise<void>;
+  /** Runs in the O_EXCL fallback after the output is created, before its bytes are written. */
+  readonly beforeDirectWrite?: (path: string) => void | Promise<void>;
+}
+
+export interface WriteOptions extends OutputOptions {
+  readonly hooks?: WriteHooks;
+}
+
+// link() errors that mean "this filesystem has no hard links here", not "the output exists".
+const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK', 'EACCES']);
+
+/** Temporary files being written, and outputs being written directly (with their identity). */
+const pendingTemps = new Set<string>();
+const pendingDirect = new Map<string, { readonly dev: number; readonly ino: number }>();
+
+function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function reason(error: unknown): string {
+  return errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function existsError(path: string): OutputError {
+  return new OutputError(`output file exists (use --force to replace it): ${path}`);
+}
+
+function isInside(child: string, dir: string): boolean {
+  return child === dir || child.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** Refuses an output that is an input file (same realpath or same dev+ino) or lies inside an input directory. */
+async function refuseInputs(path: string, inputs: readonly string[]): Promise<void> {
+  const outStat = await statOrUndefined(path);
+  const outReal = outStat ? await realpath(path) : undefined;
+  const parentReal = await realpath(dirname(resolve(path)));
+  for (const input of inputs) {
+    const inStat = await statOrUndefined(input);
+    // A missing input is its loader's error, reported before outputs are checked.
+    if (!inStat) continue;
+    const inReal = await realpath(input);
+    if (inStat.isDirectory()) {
+      if (isInside(parentReal, inReal)) {
+        throw new OutputError(`output ${path} is inside the input directory ${input}; inputs are never written`);
+      }
+      continue;
+    }
+    const sameFile = outStat !== undefined && outStat.dev === inStat.dev && outStat.ino === inStat.ino;
+    if (sameFile || outReal === inReal) {
+      throw new OutputError(`output ${path} is the input file ${input}; inputs are never written`);
+    }
+  }
+}
+
+/**
+ * Checks an output path before any work is done (before an agent is
+ * imported or an episode runs). writeOutputFile checks again when it writes.
+ */
+export async function checkOutputPath(path: string, options: OutputOptions): Promise<void> {
+  if (path === '') throw new OutputError('output path is empty');
+  if (path.endsWith('/') || path.endsWith(sep)) throw new OutputError(`output path names a directory: ${path}`);
+  const parent = dirname(resolve(path));
+  const parentStat = await statOrUndefined(parent);
+  if (!parentStat) throw new OutputError(`output directory does not exist: ${dirname(path)}`);
+  if (!parentStat.isDirectory()) throw new OutputError(`output parent is not a directory: ${dirname(path)}`);
+  const outStat = await statOrUndefined(path);
+  if (outStat?.isDirectory()) throw new OutputError(`output is a directory: ${path}`);
+  await refuseInputs(path, options.inputs);
+  // lstat also sees a dangling symlink, which link() would refuse as well.
+  if (!options.force && (await lstatOrUndefined(path))) throw existsError(path);
+}
+
+function tempPathFor(path: string): string {
+  // Random, so two writers of one output never share a temporary file; the
+  // name never reaches an artifact.
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+async function removeQuietly(path: string): Promise<void> {
+  await rm(path, { force: true }).catch(() => undefined);
+}
+
+/** Removes the output only if it is still the file this process created. */
+async function removeIfOurs(path: string, ours: { readonly dev: number; readonly ino: number }): Promise<void> {
+  const now = await lstatOrUndefined(path);
+  if (now && now.dev === ours.dev && now.ino === ours.ino) await unlink(path).catch(() => undefined);
+}
+
+function asOutputError(error: unknown, path: string): Error {
+  if (isEmberError(error)) return error;
+  return new OutputError(`cannot write output ${path}: ${reason(error)}`);
+}
+
+async function writeTemp(temp: string, data: Uint8Array): Promise<void> {
+  const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The O_CREAT | O_EXCL fallback for filesystems without hard links. */
+async function writeExclusive(path: string, data: Uint8Array, hooks: WriteHooks | undefined): Promise<void> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') throw existsError(path);
+    throw asOutputError(error, path);
+  }
+  const { dev, ino } = await handle.stat();
+  pendingDirect.set(path, { dev, ino });
+  try {
+    await hooks?.beforeDirectWrite?.(path);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await removeIfOurs(path, { dev, ino });
+    throw asOutputError(error, path);
+  } finally {
+    pendingDirect.delete(path);
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  // Makes the new directory entry durable; not every platform can open a directory.
+  try {
+    const handle = await open(dir, constants.O_RDONLY);
+    await handle.sync().catch(() => undefined);
+    await handle.close();
+  } catch {
+    // best effort
+  }
+}
+
+/**
+ * Writes `text` (ASCII artifact text) to `path` under the output rules.
+ * Throws OutputError (exit 6); leaves nothing behind on failure.
+ */
+export async function writeOutputFile(path: string, text: string | Uint8Array, options: WriteOptions): Promise<void> {
+  await checkOutputPath(path, options);
+  const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  const hooks = options.hooks;
+  const temp = tempPathFor(path);
+  pendingTemps.add(temp);
+  try {
+    await writeTemp(temp, data);
+    await hooks?.afterTempWritten?.(temp);
+    if (options.force) {
+      // Checked again right before the replace: an input never becomes the output.
+      await refuseInputs(path, options.inputs);
+      await rename(temp, path);
+    } else {
+      try {
+        await (hooks?.link ?? link)(temp, path);
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'EEXIST') throw existsError(path);
+        if (code === undefined || !LINK_UNSUPPORTED.has(code)) throw error;
+        await removeQuietly(temp);
+        await writeExclusive(path, data, hooks);
+      }
+      await removeQuietly(temp);
+    }
+  } catch (error) {
+    await removeQuietly(temp);
+    throw asOutputError(error, path);
+  } finally {
+    pendingTemps.delete(temp);
+  }
+  await syncDirectory(dirname(resolve(path)));
+}
+
+/**
+ * Synchronously removes every temporary file being written and every output
+ * being written directly that is still ours. Called from the SIGINT handler
+ * right before the process exits with 130.
+ */
+export function removePendingOutputs(): void {
+  for (const temp of pendingTemps) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+  }
+  pendingTemps.clear();
+  for (const [path, ours] of pendingDirect) {
+    try {
+      const now = lstatSync(path);
+      if (now.dev === ours.dev && now.ino === ours.ino) unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+  pendingDirect.clear();
+}

@@ -1,0 +1,159 @@
+/**
+ * The two agent protocols (evaluation.md section 8):
+ *
+ * 1. The module host protocol: messages over the Node IPC channel between
+ *    the evaluator and the child process that imports a JS/TS agent module.
+ *    Every request carries a sequence number and every reply repeats it, so
+ *    a stray `process.send` from agent code can never be taken for a reply.
+ * 2. The line protocol for agents in any language: one canonical-JSON
+ *    observation per line on the agent's stdin, one JSON action set per line
+ *    on its stdout.
+ *
+ * Both sides validate every message they receive: the child runs untrusted
+ * agent code that can send anything.
+ */
+
+import { canonicalJson, type CanonicalInput } from '../core/json/canonical.js';
+import { parseStrictJson } from '../core/json/strict-parse.js';
+import type { Observation } from '../core/sim/observation.js';
+
+// ---------------------------------------------------------------------------
+// Module host protocol (IPC)
+
+/**
+ * Evaluator -> host. `load` once per host; then per episode `new_agent`,
+ * any number of `act`, and `end_agent` (no reply; drops the agent).
+ */
+export type HostRequest =
+  | { readonly type: 'load'; readonly seq: number; readonly file: string; readonly exportName: string }
+  | { readonly type: 'new_agent'; readonly seq: number }
+  | { readonly type: 'act'; readonly seq: number; readonly observation: Observation }
+  | { readonly type: 'end_agent'; readonly seq: number };
+
+/**
+ * Where a host-side failure happened. `output` is an act result that is not
+ * an action set shape (invalid_output); the others are model errors.
+ */
+export type HostErrorStage = 'import' | 'export' | 'factory' | 'act' | 'output';
+
+export const HOST_ERROR_STAGES: readonly HostErrorStage[] = ['import', 'export', 'factory', 'act', 'output'];
+
+/** Host -> evaluator. Each reply answers the request with the same `seq`. */
+export type HostReply =
+  | { readonly type: 'loaded'; readonly seq: number }
+  | { readonly type: 'agent_ready'; readonly seq: number }
+  | { readonly type: 'actions'; readonly seq: number; readonly actions: Readonly<Record<string, string>> }
+  | { readonly type: 'error'; readonly seq: number; readonly stage: HostErrorStage; readonly message: string };
+
+/** The longest error message a host sends (agent messages can be huge). */
+export const HOST_MESSAGE_MAX_CHARS = 2000;
+
+/** Bytes of an agent process's stderr kept for error messages. */
+export const STDERR_TAIL_BYTES = 4096;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * A plain object (prototype Object.prototype or null) whose own enumerable
+ * string-keyed values are all strings. This is the action set *shape*; the
+ * simulator's action check decides legality (person IDs, action letters).
+ */
+export function isStringRecord(value: unknown): value is Readonly<Record<string, string>> {
+  if (!isRecord(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) {
+    if (typeof value[key] !== 'string') return false;
+  }
+  return true;
+}
+
+/** Parses a host reply; `undefined` when the message is not exactly one of {@link HostReply}. */
+export function parseHostReply(message: unknown): HostReply | undefined {
+  if (!isRecord(message) || !isSeq(message.seq)) return undefined;
+  const seq = message.seq;
+  switch (message.type) {
+    case 'loaded':
+    case 'agent_ready':
+      return { type: message.type, seq };
+    case 'actions':
+      // Any object shape problem is reported by the caller as invalid_output,
+      // so keep the raw value here and let it check with isStringRecord.
+      return 'actions' in message ? { type: 'actions', seq, actions: message.actions as Record<string, string> } : undefined;
+    case 'error': {
+      const stage = message.stage;
+      if (typeof message.message !== 'string' || !HOST_ERROR_STAGES.includes(stage as HostErrorStage)) return undefined;
+      return { type: 'error', seq, stage: stage as HostErrorStage, message: message.message };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Parses an evaluator request inside the host; `undefined` when malformed. */
+export function parseHostRequest(message: unknown): HostRequest | undefined {
+  if (!isRecord(message) || !isSeq(message.seq)) return undefined;
+  const seq = message.seq;
+  switch (message.type) {
+    case 'load':
+      if (typeof message.file !== 'string' || typeof message.exportName !== 'string') return undefined;
+      return { type: 'load', seq, file: message.file, exportName: message.exportName };
+    case 'new_agent':
+    case 'end_agent':
+      return { type: message.type, seq };
+    case 'act':
+      return isRecord(message.observation) ? { type: 'act', seq, observation: message.observation as unknown as Observation } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Shortens an agent-supplied message so one error line stays readable. */
+export function clipMessage(text: string, max = HOST_MESSAGE_MAX_CHARS): string {
+  return text.length <= max ? text : text.slice(0, max) + '...';
+}
+
+// ---------------------------------------------------------------------------
+// Line protocol (stdin/stdout of an external program)
+
+/** The longest action-set line accepted, in bytes without the LF. */
+export const LINE_PROTOCOL_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One observation line: canonical JSON (ASCII, sorted keys, no whitespace)
+ * plus LF. Canonical JSON never contains a raw LF, so framing is exact.
+ */
+export function encodeObservationLine(observation: Observation): string {
+  // Observation is an interface of JSON data; the cast only drops the
+  // index-signature requirement that interfaces never satisfy.
+  return canonicalJson(observation as unknown as CanonicalInput) + '\n';
+}
+
+export type ActionLineResult =
+  | { readonly ok: true; readonly actions: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Decodes one action-set line (without its LF; a trailing CR is allowed so
+ * text-mode writers on Windows work). Strict JSON: duplicate keys rejected.
+ */
+export function decodeActionLine(line: string): ActionLineResult {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  let value: unknown;
+  try {
+    value = parseStrictJson(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `agent output is not valid JSON: ${reason}` };
+  }
+  if (!isStringRecord(value)) {
+    return { ok: false, reason: 'agent output is not a JSON object mapping person IDs to action strings' };
+  }
+  return { ok: true, actions: value };
+}
