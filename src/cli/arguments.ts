@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { UsageError, isEmberError } from '../core/errors.js';
 import { parseSeed } from '../core/world/seed.js';
+import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS } from '../node/agents/open-agent.js';
 import type { OptionSpec } from './command.js';
 
 export const OUT_OPTION: OptionSpec = {
@@ -38,7 +39,7 @@ export const ACT_TIMEOUT_OPTION: OptionSpec = {
   name: 'act-timeout-ms',
   kind: 'value',
   valueName: 'N',
-  description: "per-step deadline of a module agent's act, in milliseconds (1 to 3600000; default: the agent host's)",
+  description: `deadline of one act (and one factory call) of a module agent, in milliseconds (1 to ${MAX_ACT_TIMEOUT_MS}; default ${DEFAULT_ACT_TIMEOUT_MS})`,
 };
 
 /** A --seed value: a decimal integer in [0, 2^64 - 1]. The value is never echoed. */
@@ -50,8 +51,6 @@ export function seedArgument(text: string, option = '--seed'): string {
     throw error;
   }
 }
-
-export const MAX_ACT_TIMEOUT_MS = 3_600_000;
 
 /** --act-timeout-ms: a canonical decimal integer in [1, MAX_ACT_TIMEOUT_MS]. */
 export function actTimeoutArgument(text: string | undefined): number | undefined {

@@ -128,12 +128,20 @@ describe('episode run', () => {
     const scenarioCopy = join(dir, 'scenario.json');
     const scenarioBytes = readFileSync(CORRIDOR, 'utf8');
     writeFileSync(scenarioCopy, scenarioBytes);
+    // The agent's module is an input too.
+    const agentCopy = join(dir, 'agent.mjs');
+    const agentBytes = readFileSync(join(AGENTS, 'cli_agents.mjs'), 'utf8');
+    writeFileSync(agentCopy, agentBytes);
     const cases: [string[], string][] = [
       [[...episodeArgs(join(dir, 'missing', 'r.json')), '--json'], `output directory does not exist: ${join(dir, 'missing')}`],
       [[...episodeArgs(join(dir, 'sub')), '--force', '--json'], `output is a directory: ${join(dir, 'sub')}`],
       [
         ['episode', 'run', '--scenario', scenarioCopy, '--seed', '1', '--agent', 'builtin:always-stay', '--out', scenarioCopy, '--force', '--json'],
         `output ${scenarioCopy} is the input file ${scenarioCopy}; inputs are never written`,
+      ],
+      [
+        ['episode', 'run', '--scenario', CORRIDOR, '--seed', '1', '--agent', 'agent:makeStay', '--agent-path', dir, '--out', agentCopy, '--force', '--json'],
+        `output ${agentCopy} is the input file ${agentCopy}; inputs are never written`,
       ],
     ];
     for (const [args, message] of cases) {
@@ -142,9 +150,10 @@ describe('episode run', () => {
       expect(result.stdout).toBe('');
       expect(jsonError(result.stderr)).toEqual({ exit_code: 6, kind: 'output', message });
     }
-    expect(readdirSync(dir).sort()).toEqual(['scenario.json', 'sub']);
+    expect(readdirSync(dir).sort()).toEqual(['agent.mjs', 'scenario.json', 'sub']);
     expect(readdirSync(join(dir, 'sub'))).toEqual([]);
     expect(readFileSync(scenarioCopy, 'utf8')).toBe(scenarioBytes);
+    expect(readFileSync(agentCopy, 'utf8')).toBe(agentBytes);
   });
 
   it('checks inputs before the output, and the output before any agent code is imported', () => {
@@ -182,6 +191,12 @@ describe('episode run', () => {
       expect(error.message).toMatch(message);
       expect(readdirSync(dir)).toEqual([]);
     }
+    const slow = runCli([...episodeArgs(out, 'cli_agents:makeHanging'), '--act-timeout-ms', '300', '--json'], {
+      env: { ...process.env, EMBER_TEST_MARKER: join(scratch, `marker-${counter++}`) },
+    });
+    expect(slow.status).toBe(4);
+    expect(jsonError(slow.stderr)).toEqual({ exit_code: 4, kind: 'agent', message: 'act took longer than 300 ms' });
+    expect(readdirSync(dir)).toEqual([]);
     const human = runCli(episodeArgs(out, 'cli_agents:makeRaising'));
     expect(human.status).toBe(4);
     expect(human.stderr).toMatch(/^emberbench: error: .*boom from the agent.*\n$/);

@@ -4,10 +4,10 @@ import { prepareEpisode } from '../../core/world/episode-start.js';
 import { recordDigest, recordText } from '../../core/sim/record.js';
 import { replayRecord } from '../../core/sim/replay.js';
 import { runEpisode } from '../../core/sim/runner.js';
-import { parseAgentSpec } from '../../node/agents/spec.js';
+import { parseAgentSpec, resolveAgentModule, type AgentSpec } from '../../node/agents/spec.js';
+import { DEFAULT_ACT_TIMEOUT_MS, openAgent } from '../../node/agents/open-agent.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { loadScenarioFile } from '../../node/inputs.js';
-import { openAgentSession } from '../agent-session.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_OPTION,
@@ -20,6 +20,20 @@ import {
 } from '../arguments.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
+/**
+ * The agent module's file, when it resolves: it is an input too, so --out
+ * can never overwrite the agent's code. Resolving only looks at files; an
+ * unresolvable module is reported when the agent is opened (exit 4).
+ */
+function agentModuleFile(spec: AgentSpec, agentPaths: readonly string[]): string[] {
+  if (spec.kind !== 'module') return [];
+  try {
+    return [resolveAgentModule(spec.module, agentPaths)];
+  } catch {
+    return [];
+  }
+}
+
 async function episodeRun(args: ParsedArgs): Promise<Report> {
   // 1. The command line (exit 2): nothing is read before it is well-formed.
   const seed = seedArgument(args.required('seed'));
@@ -28,7 +42,7 @@ async function episodeRun(args: ParsedArgs): Promise<Report> {
   const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms'));
   const scenarioPath = args.required('scenario');
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [scenarioPath] };
+  const output = { force: args.flag('force'), inputs: [scenarioPath, ...agentModuleFile(spec, agentPaths)] };
 
   // 2. Inputs (exit 3) and the output path (exit 6), before any agent code is imported.
   const scenario = loadScenarioFile(scenarioPath);
@@ -36,13 +50,16 @@ async function episodeRun(args: ParsedArgs): Promise<Report> {
   const start = prepareEpisode(scenario, seed);
 
   // 3. The episode (exit 4 for agent failures), through the single simulator path.
-  const session = await openAgentSession(spec, { agentPaths, actTimeoutMs });
+  const session = await openAgent(spec, { agentPaths, actTimeoutMs: actTimeoutMs ?? DEFAULT_ACT_TIMEOUT_MS });
   let run;
   try {
     run = await runEpisode(start, await session.factory());
-  } finally {
-    await session.close();
+  } catch (error) {
+    // The episode's error is the one reported; closing is best effort then.
+    await session.close().catch(() => undefined);
+    throw error;
   }
+  await session.close();
 
   // 4. The replay check (exit 5), then the atomic write (exit 6).
   const text = recordText(run.record);

@@ -41,6 +41,8 @@ import { ObservedWorld } from './observed-world.js';
 export const CONGESTION_DANGER: readonly number[] = [16, 16, 8, 4, 2, 1, 0];
 /** A blocked person this close to the fire may step away from it, losing ground. */
 export const RETREAT_PROXIMITY = 3;
+/** Fire farther than this (Manhattan) does not restrict a blocked person's detour. */
+export const SAFE_PROXIMITY = 3;
 /** Rounds of re-planning blocked moves before the rest STAY. */
 export const MAX_PASSES = 3;
 
@@ -88,7 +90,13 @@ class CongestionPlanner {
     return out;
   }
 
-  /** The first plan: down the door's field, exits first, then least danger, unclaimed, unoccupied, N E S W. */
+  /**
+   * The first plan, in person order (the resolver's conflict order): down
+   * the door's field onto a cell no earlier person has claimed, so that no
+   * two planned moves contest a cell; exits first, then least route danger,
+   * then a cell nobody stands on now, then N E S W. STAY when every such
+   * cell is claimed.
+   */
   private planMoves(n: number): void {
     const world = this.world;
     const { cells } = world;
@@ -110,12 +118,11 @@ class CongestionPlanner {
         const here = field[cell]!;
         for (let dir = 1; dir <= 4; dir++) {
           const t = world.legalTarget(cell, dir);
-          if (t < 0) continue;
+          if (t < 0 || claimed[t] === stamp) continue;
           const isExit = kinds[t] === EXIT;
           if (!isExit && field[t]! >= here) continue;
-          // Lexicographic: exit, danger, claimed, occupied (danger < 2^20 on any map).
-          const score =
-            (isExit ? 0 : 1 << 24) + (isExit ? 0 : danger[t]! * 4) + (claimed[t] === stamp ? 2 : 0) + (occupied[t] === stamp ? 1 : 0);
+          // Lexicographic: exit, danger, occupied (danger < 2^21 on any map).
+          const score = (isExit ? 0 : 1 << 24) + (isExit ? 0 : danger[t]! * 2) + (occupied[t] === stamp ? 1 : 0);
           if (score < bestScore) {
             bestScore = score;
             bestDir = dir;
@@ -127,7 +134,7 @@ class CongestionPlanner {
     }
   }
 
-  /** A step away from a fire within distance 2 (people without a route), preferring unclaimed cells; 0 to STAY. */
+  /** A step onto an unclaimed cell away from a fire within distance 2 (people without a route); 0 to STAY. */
   private flee(cell: number, claimed: Int32Array, stamp: number): number {
     const proximity = this.nearest.proximity;
     const here = proximity[cell]!;
@@ -136,8 +143,8 @@ class CongestionPlanner {
     let bestScore = -1;
     for (let dir = 1; dir <= 4; dir++) {
       const t = this.world.legalTarget(cell, dir);
-      if (t < 0 || proximity[t]! <= here) continue;
-      const score = proximity[t]! * 2 + (claimed[t] === stamp ? 0 : 1);
+      if (t < 0 || claimed[t] === stamp || proximity[t]! <= here) continue;
+      const score = proximity[t]!;
       if (score > bestScore) {
         bestScore = score;
         bestDir = dir;
@@ -205,7 +212,10 @@ class CongestionPlanner {
         rank = 4 - Math.min(proximity[t]!, 3);
       } else {
         const field = this.doors.doorDist[g]!;
+        // A detour never steps closer to a fire that is near (waiting is no worse).
+        const safe = proximity[t]! >= Math.min(proximity[cell]!, SAFE_PROXIMITY);
         if (kinds[t] === EXIT) rank = 0;
+        else if (!safe) continue;
         else if (field[t]! < field[cell]!) rank = 1;
         else if (nearest[t]! < nearest[cell]!) rank = 2;
         else if (field[t]! === field[cell]! && proximity[t]! >= 2) rank = 3;

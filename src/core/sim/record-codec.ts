@@ -152,3 +152,14 @@ export function parseRecordText(text: string, source: string): RunRecord {
   }
   return value as unknown as RunRecord;
 }
+
+/**
+ * Reads a run record embedded in another artifact (an evaluation result's
+ * `episodes[i].record`): the same strict field checks as parseRecordText,
+ * without the text round trip (the enclosing artifact checks its own text).
+ * Messages name `${source}: ${path}: field`.
+ */
+export function readRecordValue(value: JsonValue, source: string, path: string): RunRecord {
+  new RecordReader(`${source}: ${path}`).record(value);
+  return value as unknown as RunRecord;
+}

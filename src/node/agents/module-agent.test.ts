@@ -143,6 +143,22 @@ describe.concurrent('module host: load failures (at open time, model_error)', ()
     }
   });
 
+  it('reads CommonJS exports through module.exports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ember-agent-'));
+    try {
+      const file = join(dir, 'cjs_agent.cjs');
+      writeFileSync(file, "const make = () => ({ act: () => ({ p0000: 'E' }) });\nmodule.exports = { make, nested: { make } };\n");
+      for (const exportName of ['make', 'nested.make']) {
+        const session = await openModuleAgentFactory(file, exportName, OPTS);
+        sessions.push(session);
+        const agent = await session.factory();
+        expect(await agent.act(observation(0))).toEqual({ p0000: 'E' });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a missing export and a non-function export', async () => {
     const missing = await failure(openModuleAgentFactory(GOOD_JS, 'doesNotExist', { ...OPTS, label: 'good' }));
     expect(missing.failure).toBe('model_error');

@@ -40,7 +40,9 @@ function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
 
-type RequestBody = HostRequest extends infer R ? (R extends { seq: number } ? Omit<R, 'seq'> : never) : never;
+/** A request without its sequence number (distributes over the union). */
+type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never;
+type RequestBody = WithoutSeq<HostRequest>;
 
 interface Pending {
   readonly seq: number;
@@ -192,6 +194,8 @@ export class ModuleAgentHost {
   }
 
   private onMessage(message: unknown): void {
+    // A failed host is being killed; whatever it still says does not count.
+    if (this.failure) return;
     const reply = parseHostReply(message);
     const pending = this.pending;
     if (reply === undefined || pending === undefined || reply.seq !== pending.seq) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentError, UsageError } from '../../core/errors.js';
@@ -60,12 +61,17 @@ describe.concurrent('openAgent', () => {
   });
 
   it('opens builtin baselines in process', async () => {
+    expect(builtinAgentIds()).toContain('always-stay');
     for (const id of builtinAgentIds()) {
-      const session = await openAgent({ kind: 'builtin', id }, { agentPaths: [], actTimeoutMs: DEFAULT_ACT_TIMEOUT_MS });
-      const agent = await session.factory();
-      expect(typeof agent.act).toBe('function');
+      const session = await openAgent(parseAgentSpec(`builtin:${id}`), { agentPaths: [], actTimeoutMs: DEFAULT_ACT_TIMEOUT_MS });
+      const first = await session.factory();
+      const second = await session.factory();
+      expect(typeof first.act).toBe('function');
+      expect(second).not.toBe(first);
       await session.close();
     }
+    const stay = await openAgent(parseAgentSpec('builtin:always-stay'), { agentPaths: [], actTimeoutMs: 1000 });
+    expect(await (await stay.factory()).act(OBSERVATION)).toEqual({ p0000: 'STAY' });
     const error = await rejection(openAgent({ kind: 'builtin', id: 'no-such-baseline' }, { agentPaths: [], actTimeoutMs: 1000 }));
     expect(error).toBeInstanceOf(UsageError);
   });
@@ -81,6 +87,22 @@ describe.concurrent('openAgent', () => {
     const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES, missingDir], actTimeoutMs: 1000 }));
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(`--agent-path ${missingDir} is not a directory`);
+  });
+
+  it('runs the Python agent printed in docs/agents.md', async () => {
+    const file = resolve(FIXTURES, 'greedy_agent.py');
+    const docs = readFileSync(resolve(FIXTURES, '../../../docs/agents.md'), 'utf8');
+    expect(docs).toContain(readFileSync(file, 'utf8'));
+    const session = await openAgent(parseAgentCommand(`python3 ${file}`), { agentPaths: [], actTimeoutMs: 5000 });
+    try {
+      const agent = await session.factory();
+      const observation: Observation = { ...OBSERVATION, map: ['######', '#...E#', '######'], exits: [[1, 4]], burning: [[1, 1]], people: [{ id: 'p0000', cell: [1, 2] }, { id: 'p0001', cell: [1, 3] }] };
+      expect(await agent.act(observation)).toEqual({ p0000: 'E', p0001: 'E' });
+      expect(await agent.act({ ...observation, people: [{ id: 'p0001', cell: [1, 3] }] })).toEqual({ p0001: 'E' });
+      await agent.close?.();
+    } finally {
+      await session.close();
+    }
   });
 
   it('keeps the documented default deadline', () => {

@@ -10,6 +10,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { BASELINE_IDS, baselineFactory, isBaselineId } from '../../core/baselines/registry.js';
 import { AgentError, UsageError } from '../../core/errors.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
 
@@ -31,52 +32,20 @@ export interface AgentSession {
 // ---------------------------------------------------------------------------
 // Builtin baselines
 
-interface BaselineRegistry {
-  readonly BASELINE_IDS: readonly string[];
-  baselineFactory(id: string): AgentFactory | undefined;
-}
-
-const REGISTRY_URL = new URL('../../core/baselines/registry.js', import.meta.url).href;
-
-/**
- * The baselines registry is written separately (src/core/baselines); until it
- * exists every builtin id is refused with a clear message. Only a missing
- * registry is tolerated: a registry that fails to load is a bug and throws.
- */
-async function loadBaselineRegistry(): Promise<BaselineRegistry | undefined> {
-  try {
-    return (await import(REGISTRY_URL)) as BaselineRegistry;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const message = error instanceof Error ? error.message : '';
-    if ((code === 'ERR_MODULE_NOT_FOUND' || /Failed to load url|Cannot find module/.test(message)) && message.includes('registry')) {
-      return undefined;
-    }
-    throw error;
-  }
-}
-
-const baselineRegistry = await loadBaselineRegistry();
-
-/** The builtin agent ids (empty until the baselines registry exists). */
+/** The builtin agent ids (baselines_version 1.0). */
 export function builtinAgentIds(): readonly string[] {
-  return baselineRegistry?.BASELINE_IDS ?? [];
+  return BASELINE_IDS;
 }
 
 /** The in-process factory of a builtin baseline; UsageError for an unknown id. */
 export function builtinAgentFactory(id: string): AgentFactory {
-  const factory = baselineRegistry?.baselineFactory(id);
+  const factory = baselineFactory(id);
   if (factory === undefined) throw unknownBuiltin(id);
   return factory;
 }
 
 function unknownBuiltin(id: string): UsageError {
-  const ids = builtinAgentIds();
-  return new UsageError(
-    ids.length === 0
-      ? `unknown builtin agent "${id}": no builtin agents are available in this build`
-      : `unknown builtin agent "${id}"; builtin agents: ${ids.join(', ')}`,
-  );
+  return new UsageError(`unknown builtin agent "${id}"; builtin agents: ${BASELINE_IDS.join(', ')}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -100,7 +69,7 @@ export function parseAgentSpec(text: string): AgentSpec {
   const left = text.slice(0, colon);
   const right = text.slice(colon + 1);
   if (left === 'builtin') {
-    if (!builtinAgentIds().includes(right)) throw unknownBuiltin(right);
+    if (!isBaselineId(right)) throw unknownBuiltin(right);
     return { kind: 'builtin', id: right };
   }
   if (right.includes(':')) throw malformed(text, 'more than one ":"');

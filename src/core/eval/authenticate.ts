@@ -1,0 +1,159 @@
+/**
+ * Authentication of an evaluation result (evaluation.md section 3, cli-v1.0.md
+ * "evaluation verify"): loading re-checks everything and fails closed.
+ *
+ * - The text is a strict, canonical result (result.ts): else exit 3.
+ * - The embedded manifest pins the running versions and targets the suite;
+ *   manifest_hash is its hash; the model ID passes the model ID check.
+ * - Committed episodes and failure declarations are in strictly increasing
+ *   index order, scheduled, and never both for one index.
+ * - Every record belongs to its manifest episode (scenario and seed), replays
+ *   exactly (MismatchError, exit 5, naming episodes[i]) and its stored
+ *   metrics equal the metrics recomputed from the replay.
+ * - Then the caller's requirements: a required manifest and completeness
+ *   (MismatchError, exit 5).
+ *
+ * measureRecord is the one code path that turns a record into metrics: the
+ * runner uses it before it commits an episode, verify uses it here.
+ */
+
+import { MismatchError, ValidationError } from '../errors.js';
+import { canonicalJson, type JsonObject } from '../json/canonical.js';
+import { MetricsObserver, type EpisodeMetrics, type PersonMetrics } from '../metrics/metrics.js';
+import type { EpisodeOutcome } from '../sim/events.js';
+import type { RunRecord } from '../sim/record.js';
+import { replayFromStart } from '../sim/replay.js';
+import { prepareEpisode } from '../world/episode-start.js';
+import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
+import type { Suite } from '../world/suite.js';
+import { checkManifestTargetsSuite, manifestHash, requireSameManifest, type EvaluationManifest, type ManifestEpisode } from './manifest.js';
+import { modelIdProblem } from './model-id.js';
+import { parseResultText, resultDigest, type EvaluationResult, type FailureDeclaration } from './result.js';
+
+/** An authenticated record: its episode start, replayed outcome and recomputed metrics. */
+export interface MeasuredEpisode {
+  readonly start: EpisodeStart;
+  readonly outcome: EpisodeOutcome;
+  readonly metrics: EpisodeMetrics;
+  /** Per-person data of the metrics pass (the scorer reuses it). */
+  readonly persons: PersonMetrics;
+}
+
+export interface AuthenticatedEpisode extends MeasuredEpisode {
+  readonly index: number;
+  readonly scheduled: ManifestEpisode;
+  readonly record: RunRecord;
+}
+
+export interface AuthenticatedResult {
+  readonly result: EvaluationResult;
+  /** fileDigest of the result text. */
+  readonly digest: string;
+  readonly manifestHash: string;
+  /** The committed episodes in index order. */
+  readonly episodes: readonly AuthenticatedEpisode[];
+  /** The declared failures in index order. */
+  readonly failures: readonly FailureDeclaration[];
+  readonly scheduledEpisodes: number;
+  /** Every scheduled episode has a committed result. */
+  readonly complete: boolean;
+}
+
+export interface AuthenticateOptions {
+  /** The result must embed exactly this manifest (else MismatchError, exit 5). */
+  readonly requiredManifest?: EvaluationManifest;
+  /** Every scheduled episode must have a committed result (else MismatchError, exit 5). */
+  readonly requireComplete?: boolean;
+}
+
+/**
+ * Replays a record against its scenario and computes its metrics from the
+ * replayed step events. `source` prefixes every message
+ * (`result.json: episodes[3].record: trajectory[2].moved: ...`).
+ */
+export function measureRecord(scenario: Scenario, record: RunRecord, source: string): MeasuredEpisode {
+  const start = prepareEpisode(scenario, record.seed);
+  const observer = new MetricsObserver(start);
+  const replay = replayFromStart(start, record, [observer], source);
+  return { start, outcome: replay.outcome, metrics: observer.result(), persons: observer.personMetrics() };
+}
+
+/** Indices must be strictly increasing (sorted, no duplicates) and scheduled. */
+function checkIndices(items: readonly { readonly index: number }[], field: string, scheduled: number, source: string): void {
+  items.forEach(({ index }, i) => {
+    const path = `${source}: ${field}[${i}].index`;
+    if (index >= scheduled) throw new ValidationError(`${path}: ${index} is not a scheduled episode (the manifest schedules ${scheduled})`);
+    const previous = items[i - 1]?.index;
+    if (previous !== undefined && index === previous) throw new ValidationError(`${path}: duplicate episode index ${index}`);
+    if (previous !== undefined && index < previous) throw new ValidationError(`${path}: ${index} is out of order (indices must increase)`);
+  });
+}
+
+function checkRecordBelongs(scheduled: ManifestEpisode, record: RunRecord, path: string): void {
+  if (record.scenario_id !== scheduled.scenario_id) {
+    throw new ValidationError(`${path}.scenario_id: is "${record.scenario_id}" but the manifest schedules "${scheduled.scenario_id}"`);
+  }
+  if (record.scenario_hash !== scheduled.scenario_hash) {
+    throw new ValidationError(`${path}.scenario_hash: is ${record.scenario_hash} but the manifest schedules ${scheduled.scenario_hash}`);
+  }
+  // Seeds are never printed.
+  if (record.seed !== scheduled.seed) throw new ValidationError(`${path}.seed: differs from the seed the manifest schedules`);
+}
+
+/**
+ * Authenticates a result file's text against a suite. Returns the result
+ * with, per committed episode, its start, replayed outcome and metrics.
+ */
+export function authenticateResult(text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): AuthenticatedResult {
+  const result = parseResultText(text, source);
+  const { manifest } = result;
+  checkManifestTargetsSuite(manifest, suite, source);
+  const hash = manifestHash(manifest);
+  if (result.manifest_hash !== hash) {
+    throw new ValidationError(`${source}: manifest_hash: is ${result.manifest_hash} but the embedded manifest's hash is ${hash}`);
+  }
+  const problem = modelIdProblem(result.model_id);
+  if (problem !== null) throw new ValidationError(`${source}: model_id: ${problem}`);
+
+  const scheduledCount = manifest.episodes.length;
+  checkIndices(result.episodes, 'episodes', scheduledCount, source);
+  checkIndices(result.failures, 'failures', scheduledCount, source);
+  const committed = new Set(result.episodes.map((e) => e.index));
+  result.failures.forEach((f, i) => {
+    if (committed.has(f.index)) {
+      throw new ValidationError(`${source}: failures[${i}]: declares a failure for episode ${f.index}, which has a committed result`);
+    }
+  });
+
+  const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+  const episodes = result.episodes.map((episode, i): AuthenticatedEpisode => {
+    const path = `${source}: episodes[${i}]`;
+    const scheduled = manifest.episodes[episode.index]!;
+    checkRecordBelongs(scheduled, episode.record, `${path}.record`);
+    // checkManifestTargetsSuite guarantees the scenario is in the suite.
+    const scenario = scenarios.get(scheduled.scenario_id)!;
+    const measured = measureRecord(scenario, episode.record, `${path}.record (episode ${episode.index})`);
+    if (canonicalJson(measured.metrics as unknown as JsonObject) !== canonicalJson(episode.metrics as unknown as JsonObject)) {
+      throw new ValidationError(`${path}.metrics: differ from the recomputed metrics (episode ${episode.index})`);
+    }
+    return { ...measured, index: episode.index, scheduled, record: episode.record };
+  });
+
+  if (opts.requiredManifest !== undefined) requireSameManifest(manifest, opts.requiredManifest, source);
+  const complete = episodes.length === scheduledCount;
+  if (opts.requireComplete === true && !complete) {
+    const missing = scheduledCount - episodes.length;
+    throw new MismatchError(
+      `${source}: incomplete: ${missing} of ${scheduledCount} scheduled episodes have no committed result (${result.failures.length} declared failed)`,
+    );
+  }
+  return {
+    result,
+    digest: resultDigest(text),
+    manifestHash: hash,
+    episodes,
+    failures: result.failures,
+    scheduledEpisodes: scheduledCount,
+    complete,
+  };
+}
