@@ -6,6 +6,7 @@
 
 import type { CommandModule } from './command.js';
 import { episodeModule } from './commands/episode.js';
+import { evaluationModule } from './commands/evaluation.js';
 import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
 import { suiteModule } from './commands/suite.js';
@@ -16,7 +17,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   versionModule,
   scenarioModule,
   suiteModule,
-  // generated, evaluation
+  // generated
+  evaluationModule,
   episodeModule,
   replayModule,
   // statistics, score, leaderboard, scoring, pack, serve

@@ -4,10 +4,35 @@
  * arrays (length rows * cols) so that an agent reuses them every step.
  */
 
-import { EXIT, WALL, type Grid } from '../world/grid.js';
+import { EXIT, FLOOR, WALL, type Grid } from '../world/grid.js';
 
 /** Distance of a cell from which no source can be reached. */
 export const UNREACHABLE = 0x7fffffff;
+
+const TABLES = new WeakMap<Grid, Int32Array>();
+
+/**
+ * The in-grid neighbours of every cell: `table[cell * 4 + k]` for k = 0..3
+ * (N, E, S, W) is the neighbour cell, or -1 off the grid (walls included).
+ * Built once per grid and cached; the searches below use it instead of
+ * row/column arithmetic in their inner loops.
+ */
+export function neighbourTable(grid: Grid): Int32Array {
+  let table = TABLES.get(grid);
+  if (table !== undefined) return table;
+  const { rows, cols } = grid;
+  const size = rows * cols;
+  table = new Int32Array(size * 4);
+  for (let cell = 0; cell < size; cell++) {
+    const col = cell % cols;
+    table[cell * 4] = cell >= cols ? cell - cols : -1;
+    table[cell * 4 + 1] = col + 1 < cols ? cell + 1 : -1;
+    table[cell * 4 + 2] = cell + cols < size ? cell + cols : -1;
+    table[cell * 4 + 3] = col > 0 ? cell - 1 : -1;
+  }
+  TABLES.set(grid, table);
+  return table;
+}
 
 function scratch(grid: Grid, given: Int32Array | undefined): Int32Array {
   const size = grid.rows * grid.cols;
@@ -59,20 +84,15 @@ export function exitSearch(
     dist[s] = 0;
     order[tail++] = s;
   }
+  const table = neighbourTable(grid);
   while (head < tail) {
     const cell = order[head++]!;
     const d = dist[cell]! + 1;
-    const col = cell % cols;
-    // N, E, S, W; the order does not change the distances.
-    for (let k = 0; k < 4; k++) {
-      let n: number;
-      if (k === 0) n = cell >= cols ? cell - cols : -1;
-      else if (k === 1) n = col + 1 < cols ? cell + 1 : -1;
-      else if (k === 2) n = cell + cols < size ? cell + cols : -1;
-      else n = col > 0 ? cell - 1 : -1;
+    for (let k = cell * 4, end = k + 4; k < end; k++) {
+      const n = table[k]!;
       if (n < 0 || dist[n] !== UNREACHABLE) continue;
-      const kind = kinds[n];
-      if (kind === WALL || kind === EXIT || (burning !== null && burning[n] !== 0)) continue;
+      // Only floor is entered: walls never, other exits never (see exitDistances).
+      if (kinds[n] !== FLOOR || (burning !== null && burning[n] !== 0)) continue;
       dist[n] = d;
       order[tail++] = n;
     }
@@ -96,8 +116,8 @@ export function routeDanger(
   out?: Int32Array,
 ): Int32Array {
   const danger = scratch(grid, out);
-  const cols = grid.cols;
-  const size = grid.rows * cols;
+  const size = grid.rows * grid.cols;
+  const table = neighbourTable(grid);
   danger.fill(UNREACHABLE, 0, size);
   for (let k = 0; k < reached; k++) {
     const cell = order[k]!;
@@ -106,14 +126,9 @@ export function routeDanger(
       danger[cell] = 0;
       continue;
     }
-    const col = cell % cols;
     let best = UNREACHABLE;
-    for (let j = 0; j < 4; j++) {
-      let n: number;
-      if (j === 0) n = cell >= cols ? cell - cols : -1;
-      else if (j === 1) n = col + 1 < cols ? cell + 1 : -1;
-      else if (j === 2) n = cell + cols < size ? cell + cols : -1;
-      else n = col > 0 ? cell - 1 : -1;
+    for (let j = cell * 4, end = j + 4; j < end; j++) {
+      const n = table[j]!;
       // Cells are visited in nondecreasing distance, so a predecessor is final.
       if (n >= 0 && dist[n] === d - 1 && danger[n]! < best) best = danger[n]!;
     }
@@ -166,13 +181,8 @@ export function manhattanDistances(
     const cell = q[head++]!;
     const d = dist[cell]! + 1;
     if (d >= cap) continue; // neighbours already hold the cap
-    const col = cell % cols;
-    for (let k = 0; k < 4; k++) {
-      let n: number;
-      if (k === 0) n = cell >= cols ? cell - cols : -1;
-      else if (k === 1) n = col + 1 < cols ? cell + 1 : -1;
-      else if (k === 2) n = cell + cols < size ? cell + cols : -1;
-      else n = col > 0 ? cell - 1 : -1;
+    for (let k = cell * 4, end = k + 4; k < end; k++) {
+      const n = table[k]!;
       if (n < 0 || dist[n]! <= d) continue;
       dist[n] = d;
       q[tail++] = n;

@@ -19,6 +19,18 @@ import type { Grid } from '../world/grid.js';
 /** Distance of every cell while nothing burns (no burning cell to be near). */
 export const NO_FIRE = 0x7fffffff;
 
+/**
+ * Danger-zone radius (scoring-v1.0.md section 3): a person-state is in the
+ * danger zone when its fire distance d satisfies 0 < d <= HAZARD_RADIUS. The
+ * metrics (fire_exposure) and the privileged references (D*) share it.
+ */
+export const HAZARD_RADIUS = 2;
+
+/** Whether a person-state at fire distance `d` (NO_FIRE when nothing burns) is in the danger zone. */
+export function inDangerZone(d: number): boolean {
+  return d > 0 && d <= HAZARD_RADIUS;
+}
+
 export class FireDistanceField {
   /** Per cell, the Manhattan distance to the nearest burning cell, or NO_FIRE. */
   readonly distance: Int32Array;

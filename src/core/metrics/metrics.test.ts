@@ -6,7 +6,8 @@ import { ACTIVE, DEAD, EVACUATED, STRANDED, type EpisodeOutcome, type StepEvent 
 import { resolveMoves } from '../sim/resolver.js';
 import { STAY, cellIndex, gridFromMap, manhattan, neighbour, WALL, type Direction, type Grid } from '../world/grid.js';
 import { NEVER, type EpisodeStart, type FireWorld, type Scenario } from '../world/scenario-types.js';
-import { HAZARD_RADIUS, MetricsObserver, computeMetrics, inDangerZone, personStateEnd, type EpisodeMetrics } from './metrics.js';
+import { HAZARD_RADIUS, inDangerZone } from './fire-distance.js';
+import { MetricsObserver, computeMetrics, personStateEnd, type EpisodeMetrics } from './metrics.js';
 
 // ---- Hand-built episodes: a scenario, a fire schedule and a move plan, run by a tiny stand-in simulator. ----
 

@@ -20,7 +20,8 @@
  *
  * Fire distance. d(i, t) = Manhattan distance (walls ignored) from i's cell
  * at snapshot t to the nearest cell of B(t); undefined when B(t) is empty.
- * A person-state is in the danger zone when 0 < d <= HAZARD_RADIUS (= 2).
+ * A person-state is in the danger zone when 0 < d <= HAZARD_RADIUS (= 2)
+ * (HAZARD_RADIUS and inDangerZone live in fire-distance.ts).
  *
  * Outcome counts
  * - population: N, the number of placed people.
@@ -79,24 +80,16 @@
 
 import { ValidationError } from '../errors.js';
 import { ACTIVE, DEAD, EVACUATED, STRANDED, type EpisodeObserver, type EpisodeOutcome, type PersonStatus, type StepEvent } from '../sim/events.js';
-import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED, NOT_BLOCKED } from '../sim/resolver.js';
+import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED } from '../sim/resolver.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import { STAY, cellPair } from '../world/grid.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
-import { FireDistanceField, NO_FIRE } from './fire-distance.js';
+import { FireDistanceField, NO_FIRE, inDangerZone } from './fire-distance.js';
 import { fractionOrNull, formatFraction } from './fraction.js';
 import { staticExitDistance } from './static-distance.js';
 
 export const METRICS_VERSION = BENCHMARK_VERSIONS.metrics_version;
 export const CROWD_DIAGNOSTICS_VERSION = BENCHMARK_VERSIONS.crowd_diagnostics_version;
-
-/** Danger-zone radius (scoring-v1.0.md section 3): shared by metrics and the privileged references. */
-export const HAZARD_RADIUS = 2;
-
-/** Whether a person-state at fire distance `d` (NO_FIRE when nothing burns) is in the danger zone. */
-export function inDangerZone(d: number): boolean {
-  return d > 0 && d <= HAZARD_RADIUS;
-}
 
 /**
  * The person-states of a person are the snapshots t = 0 .. end - 1, with end
@@ -174,18 +167,11 @@ export class MetricsObserver implements EpisodeObserver {
   private readonly hotspot: Uint8Array;
   private readonly activeSteps: Int32Array;
   private readonly deathStep: Int32Array;
-  private readonly persons: {
-    evacuationStep: Int32Array;
-    exitCell: Int32Array;
-    cellsMoved: Int32Array;
-    dangerStates: Int32Array;
-    staticDistance: Int32Array;
-  };
+  private readonly persons: Omit<PersonMetrics, 'status' | 'statusStep'>;
   private steps = 0;
   private movesAttempted = 0;
-  private occupied = 0;
-  private conflict = 0;
-  private cycle = 0;
+  // Blocked moves counted by block code (index NOT_BLOCKED stays unused).
+  private readonly blockedByCode = new Int32Array(4);
   private minFireDistance = NO_FIRE;
   private contestedCellSteps = 0;
   private hotspotCells = 0;
@@ -243,21 +229,8 @@ export class MetricsObserver implements EpisodeObserver {
       }
       if (moves[k] !== STAY) this.movesAttempted++;
       const code = resolution.blocked[k]!;
-      switch (code) {
-        case NOT_BLOCKED:
-          break;
-        case BLOCKED_OCCUPIED:
-          this.occupied++;
-          break;
-        case BLOCKED_CONFLICT:
-          this.conflict++;
-          break;
-        case BLOCKED_CYCLE:
-          this.cycle++;
-          break;
-        default:
-          throw new ValidationError(`metrics input: unknown block code ${code}`);
-      }
+      if (code > BLOCKED_CYCLE) throw new ValidationError(`metrics input: unknown block code ${code}`);
+      this.blockedByCode[code]!++;
       const after = resolution.cells[k]!;
       if (after !== before) p.cellsMoved[i]!++;
       if (resolution.evacuated[k] === 1) this.recordEvacuation(i, after, t1);
@@ -378,7 +351,10 @@ export class MetricsObserver implements EpisodeObserver {
       const [row, col] = cellPair(grid, cell);
       return [row, col, this.exitCount[k]!] as const;
     });
-    const blocked = this.occupied + this.conflict + this.cycle;
+    const occupied = this.blockedByCode[BLOCKED_OCCUPIED]!;
+    const conflict = this.blockedByCode[BLOCKED_CONFLICT]!;
+    const cycle = this.blockedByCode[BLOCKED_CYCLE]!;
+    const blocked = occupied + conflict + cycle;
     return {
       metrics_version: METRICS_VERSION,
       crowd_diagnostics_version: CROWD_DIAGNOSTICS_VERSION,
@@ -389,7 +365,7 @@ export class MetricsObserver implements EpisodeObserver {
       evacuation_rate: formatFraction(evacuated, n),
       evacuation_steps: { sum: stepSum, mean: fractionOrNull(stepSum, evacuated), max: evacuated > 0 ? stepMax : null },
       moves_attempted: this.movesAttempted,
-      blocked_moves: { occupied: this.occupied, conflict: this.conflict, cycle: this.cycle, total: blocked },
+      blocked_moves: { occupied, conflict, cycle, total: blocked },
       congestion_block_rate: fractionOrNull(blocked, this.movesAttempted),
       fire_exposure: fireExposure,
       min_fire_distance: this.minFireDistance === NO_FIRE ? null : this.minFireDistance,

@@ -170,9 +170,35 @@ export function evacueeTimeCutBound(grid: Grid, fire: FireWorld, refs: Reference
   return capacityBounds(grid, fire, refs, evacuees).cutBound;
 }
 
+/** Open (non-wall) 4-neighbours of every cell, as compressed rows: built once per call. */
+interface OpenGraph {
+  readonly start: Int32Array;
+  readonly list: Int32Array;
+}
+
+function openGraph(grid: Grid): OpenGraph {
+  const { rows, cols, kinds } = grid;
+  const size = rows * cols;
+  const start = new Int32Array(size + 1);
+  const list = new Int32Array(4 * size);
+  let n = 0;
+  for (let x = 0; x < size; x++) {
+    start[x] = n;
+    if (kinds[x] === WALL) continue;
+    const col = x % cols;
+    if (x >= cols && kinds[x - cols] !== WALL) list[n++] = x - cols;
+    if (col + 1 < cols && kinds[x + 1] !== WALL) list[n++] = x + 1;
+    if (x + cols < size && kinds[x + cols] !== WALL) list[n++] = x + cols;
+    if (col > 0 && kinds[x - 1] !== WALL) list[n++] = x - 1;
+  }
+  start[size] = n;
+  return { start, list };
+}
+
 /** Wall-only BFS distance to the nearest exit; -1 where no exit is reachable. */
-function exitDistance(grid: Grid): Int32Array {
+function exitDistance(grid: Grid, graph: OpenGraph): Int32Array {
   const size = grid.rows * grid.cols;
+  const { start, list } = graph;
   const w = new Int32Array(size).fill(-1);
   const queue = new Int32Array(size);
   let tail = 0;
@@ -180,38 +206,16 @@ function exitDistance(grid: Grid): Int32Array {
     w[e] = 0;
     queue[tail++] = e;
   }
-  forEachBfs(grid, queue, tail, (from, to) => {
-    if (w[to] !== -1 || grid.kinds[to] === WALL) return false;
-    w[to] = w[from]! + 1;
-    return true;
-  });
-  return w;
-}
-
-/** A BFS driver: `visit(from, to)` returns whether `to` joins the queue. */
-function forEachBfs(grid: Grid, queue: Int32Array, tail: number, visit: (from: number, to: number) => boolean): number {
-  const cols = grid.cols;
-  const size = grid.rows * cols;
-  let head = 0;
-  while (head < tail) {
-    const x = queue[head++]!;
-    const col = x % cols;
-    if (x >= cols && visit(x, x - cols)) queue[tail++] = x - cols;
-    if (col + 1 < cols && visit(x, x + 1)) queue[tail++] = x + 1;
-    if (x + cols < size && visit(x, x + cols)) queue[tail++] = x + cols;
-    if (col > 0 && visit(x, x - 1)) queue[tail++] = x - 1;
+  for (let head = 0; head < tail; head++) {
+    const x = queue[head]!;
+    for (let j = start[x]!, end = start[x + 1]!; j < end; j++) {
+      const y = list[j]!;
+      if (w[y] !== -1) continue;
+      w[y] = w[x]! + 1;
+      queue[tail++] = y;
+    }
   }
-  return tail;
-}
-
-function neighboursOf(grid: Grid, x: number): number[] {
-  const cols = grid.cols;
-  const out: number[] = [];
-  if (x >= cols) out.push(x - cols);
-  if ((x % cols) + 1 < cols) out.push(x + 1);
-  if (x + cols < grid.rows * cols) out.push(x + cols);
-  if (x % cols > 0) out.push(x - 1);
-  return out;
+  return w;
 }
 
 class UnionFind {
@@ -249,8 +253,9 @@ interface CutGroup {
  * groups, each cut cell's group (cutGroup[c] for the threshold w(c)) and
  * each evacuee's group per threshold d < w(x_i) (at personGroupStart[k] + d - 1).
  */
-function sweepThresholds(grid: Grid, fire: FireWorld, w: Int32Array, starts: Int32Array) {
+function sweepThresholds(grid: Grid, graph: OpenGraph, fire: FireWorld, w: Int32Array, starts: Int32Array) {
   const size = grid.rows * grid.cols;
+  const { start, list } = graph;
   let maxW = 0;
   for (let x = 0; x < size; x++) if (w[x]! > maxW) maxW = w[x]!;
   const byDistance: number[][] = Array.from({ length: maxW + 1 }, () => []);
@@ -268,12 +273,13 @@ function sweepThresholds(grid: Grid, fire: FireWorld, w: Int32Array, starts: Int
   for (let d = maxW - 1; d >= 1; d--) {
     // K cells of threshold d are those with w >= d+1: add the w = d+1 layer.
     for (const x of byDistance[d + 1]!) {
-      for (const y of neighboursOf(grid, x)) if (w[y]! >= d + 1) uf.union(x, y);
+      for (let j = start[x]!; j < start[x + 1]!; j++) if (w[list[j]!]! >= d + 1) uf.union(x, list[j]!);
     }
     // Components sharing a cut cell merge (these unions also hold at lower thresholds, where the cell joins K).
     for (const c of byDistance[d]!) {
       let first = -1;
-      for (const y of neighboursOf(grid, c)) {
+      for (let j = start[c]!; j < start[c + 1]!; j++) {
+        const y = list[j]!;
         if (w[y] !== d + 1) continue;
         if (first < 0) first = y;
         else uf.union(first, y);
@@ -281,7 +287,7 @@ function sweepThresholds(grid: Grid, fire: FireWorld, w: Int32Array, starts: Int
     }
     for (const c of byDistance[d]!) {
       let inner = -1;
-      for (const y of neighboursOf(grid, c)) if (w[y] === d + 1) inner = y;
+      for (let j = start[c]!; j < start[c + 1]!; j++) if (w[list[j]!] === d + 1) inner = list[j]!;
       if (inner < 0) continue;
       const root = uf.find(inner);
       if (rootStamp[root] !== d) {
@@ -310,11 +316,14 @@ function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evac
   const H = fire.maxSteps;
   const ign = fire.ignitionStep;
   const table = refs.earliestTable;
-  const w = exitDistance(grid);
+  const graph = openGraph(grid);
+  const { start, list } = graph;
+  const kinds = grid.kinds;
+  const w = exitDistance(grid, graph);
   const starts = Int32Array.from({ length: evacuees.length }, (_, k) => refs.startCells[evacuees[k]!]!);
-  const { maxW, groups, cutGroup, personGroup, personGroupStart } = sweepThresholds(grid, fire, w, starts);
+  const { maxW, groups, cutGroup, personGroup, personGroupStart } = sweepThresholds(grid, graph, fire, w, starts);
 
-  // Step 3: one single-person reach BFS per evacuee in some group.
+  // Step 3: one single-person reach BFS per evacuee in some group (O(cells) each).
   const reach = new Int32Array(size);
   const stamp = new Int32Array(size).fill(-1);
   const queue = new Int32Array(size);
@@ -328,23 +337,35 @@ function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evac
     stamp[x0] = k;
     reach[x0] = 0;
     queue[0] = x0;
-    forEachBfs(grid, queue, 1, (from, to) => {
-      const t1 = reach[from]! + 1;
-      // Exits end a walk (nobody stands on one); walls are never entered.
-      if (stamp[to] === k || t1 > H || grid.kinds[to] === WALL || grid.kinds[to] === EXIT || ign[to]! <= t1) return false;
-      stamp[to] = k;
-      reach[to] = t1;
-      const d = w[to]!;
-      const g = cutGroup[to]!;
-      if (g >= 0 && d < own && personGroup[offset + d] === g) {
-        const l = table[t1 * size + to]!;
-        if (l !== NO_ESCAPE) {
-          if (t1 < release[offset + d]!) release[offset + d] = t1;
-          if (l - t1 < remaining[offset + d]!) remaining[offset + d] = l - t1;
+    let tail = 1;
+    // L(c, s) - s >= w(c) = d for a cut cell of threshold d, so a threshold
+    // whose q has reached d (its r was final when first set: BFS order) is
+    // settled; the walk stops once every threshold below w(x_i) is.
+    let unsettled = own - 1;
+    for (let head = 0; head < tail && unsettled > 0; head++) {
+      const x = queue[head]!;
+      const t1 = reach[x]! + 1;
+      if (t1 > H) continue;
+      for (let j = start[x]!, end = start[x + 1]!; j < end; j++) {
+        const y = list[j]!;
+        // Entering y in step t1 needs y outside B(t1); exits end a walk (nobody stands on one).
+        if (stamp[y] === k || ign[y]! <= t1 || kinds[y] === EXIT) continue;
+        stamp[y] = k;
+        reach[y] = t1;
+        queue[tail++] = y;
+        const g = cutGroup[y]!;
+        if (g < 0) continue;
+        const d = w[y]!;
+        if (d >= own || personGroup[offset + d] !== g) continue;
+        const l = table[t1 * size + y]!;
+        if (l === NO_ESCAPE) continue;
+        if (t1 < release[offset + d]!) release[offset + d] = t1;
+        if (l - t1 < remaining[offset + d]!) {
+          remaining[offset + d] = l - t1;
+          if (l - t1 === d) unsettled--;
         }
       }
-      return true;
-    });
+    }
     for (let d = 1; d < own; d++) {
       const r = release[offset + d]!;
       // Step 3 shows r is finite for a real evacuee (finite L_i); anything else is a forged outcome.
