@@ -17,7 +17,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, unlinkSync, type Stats } from 'node:fs';
+import { constants, lstatSync, rmSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { link, lstat, open, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
@@ -53,6 +53,19 @@ const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EN
 /** Temporary files being written, and outputs being written directly (with their identity). */
 const pendingTemps = new Set<string>();
 const pendingDirect = new Map<string, { readonly dev: number; readonly ino: number }>();
+/** Directories being built (an environment pack): `true` removes the tree, `false` only an empty placeholder. */
+const pendingDirectories = new Map<string, boolean>();
+
+/**
+ * Registers a directory that a command is building, so that Ctrl+C removes
+ * it (removePendingOutputs): a temporary tree with `recursive`, or an empty
+ * placeholder (removed only while still empty). Returns the function that
+ * stops tracking it, called once the directory is published or cleaned up.
+ */
+export function trackPendingDirectory(path: string, recursive: boolean): () => void {
+  pendingDirectories.set(path, recursive);
+  return () => void pendingDirectories.delete(path);
+}
 
 function errnoCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -256,4 +269,13 @@ export function removePendingOutputs(): void {
     }
   }
   pendingDirect.clear();
+  for (const [path, recursive] of pendingDirectories) {
+    try {
+      if (recursive) rmSync(path, { recursive: true, force: true });
+      else rmdirSync(path);
+    } catch {
+      // already gone, or no longer empty (then it is not ours to remove)
+    }
+  }
+  pendingDirectories.clear();
 }

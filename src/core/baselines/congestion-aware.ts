@@ -33,7 +33,7 @@ import type { Observation } from '../sim/observation.js';
 import { MovementResolver } from '../sim/resolver.js';
 import { EXIT } from '../world/grid.js';
 import { UNREACHABLE } from './distance-fields.js';
-import { DoorAssignment, NO_DOOR } from './door-assignment.js';
+import { DoorAssignment, NO_DOOR, doorsOf } from './door-assignment.js';
 import { FireAwareField } from './fire-aware-shortest-path.js';
 import { ObservedWorld } from './observed-world.js';
 
@@ -66,7 +66,8 @@ class CongestionPlanner {
   private moves = new Uint8Array(16);
 
   constructor(private readonly world: ObservedWorld) {
-    this.nearest = new FireAwareField(world, CONGESTION_DANGER);
+    // The nearest-exit route danger is needed only when it is the one door's.
+    this.nearest = new FireAwareField(world, CONGESTION_DANGER, doorsOf(world.grid).length === 1);
     this.doors = new DoorAssignment(world, this.nearest);
     this.resolver = new MovementResolver(world.grid);
     this.claimed = new Int32Array(world.size);
@@ -113,8 +114,7 @@ class CongestionPlanner {
       if (g === NO_DOOR) {
         bestDir = this.flee(cell, claimed, stamp);
       } else {
-        const field = this.doors.doorDist[g]!;
-        const danger = this.doors.doorDanger[g]!;
+        const { dist: field, danger } = this.doors.fields[g]!;
         const here = field[cell]!;
         for (let dir = 1; dir <= 4; dir++) {
           const t = world.legalTarget(cell, dir);
@@ -211,7 +211,7 @@ class CongestionPlanner {
         if (proximity[t]! <= proximity[cell]!) continue;
         rank = 4 - Math.min(proximity[t]!, 3);
       } else {
-        const field = this.doors.doorDist[g]!;
+        const field = this.doors.fields[g]!.dist;
         // A detour never steps closer to a fire that is near (waiting is no worse).
         const safe = proximity[t]! >= Math.min(proximity[cell]!, SAFE_PROXIMITY);
         if (kinds[t] === EXIT) rank = 0;

@@ -164,31 +164,48 @@ export function manhattanDistances(
   queue?: Int32Array,
 ): Int32Array {
   const dist = scratch(grid, out);
-  const q = scratch(grid, queue);
-  const cols = grid.cols;
-  const size = grid.rows * cols;
-  dist.fill(cap, 0, size);
-  if (cap <= 0) return dist;
+  dist.fill(cap, 0, grid.rows * grid.cols);
+  lowerManhattanDistances(grid, sources, cap, dist, scratch(grid, queue));
+  return dist;
+}
+
+/**
+ * Adds `sources` to a capped Manhattan field made by manhattanDistances
+ * (with the same cap): lowers every cell that is now nearer a source. It
+ * touches only the cells it lowers, which it writes into `changed`; returns
+ * how many. This keeps a fire-proximity field current as the fire grows.
+ */
+export function lowerManhattanDistances(
+  grid: Grid,
+  sources: ArrayLike<number>,
+  cap: number,
+  dist: Int32Array,
+  changed: Int32Array,
+): number {
+  const size = grid.rows * grid.cols;
+  if (dist.length < size || changed.length < size) throw new RangeError(`scratch arrays must hold ${size} cells`);
+  if (cap <= 0) return 0;
+  const table = neighbourTable(grid);
   let head = 0;
   let tail = 0;
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     if (dist[s] === 0) continue;
     dist[s] = 0;
-    q[tail++] = s;
+    changed[tail++] = s;
   }
   while (head < tail) {
-    const cell = q[head++]!;
+    const cell = changed[head++]!;
     const d = dist[cell]! + 1;
-    if (d >= cap) continue; // neighbours already hold the cap
+    if (d >= cap) continue; // neighbours already hold at most the cap
     for (let k = cell * 4, end = k + 4; k < end; k++) {
       const n = table[k]!;
       if (n < 0 || dist[n]! <= d) continue;
       dist[n] = d;
-      q[tail++] = n;
+      changed[tail++] = n;
     }
   }
-  return dist;
+  return tail;
 }
 
 /**

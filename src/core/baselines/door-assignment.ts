@@ -16,9 +16,11 @@
  */
 
 import type { Observation } from '../sim/observation.js';
-import { UNREACHABLE, exitGroups, exitSearch, routeDanger } from './distance-fields.js';
+import { UNREACHABLE, exitGroups } from './distance-fields.js';
+import { ExitField } from './exit-field.js';
 import type { FireAwareField } from './fire-aware-shortest-path.js';
 import type { ObservedWorld } from './observed-world.js';
+import type { Grid } from '../world/grid.js';
 
 /** Above this many doors every person heads for the nearest exit (one field instead of one per door). */
 export const MAX_DOORS = 8;
@@ -30,34 +32,37 @@ export const NO_DOOR = -1;
 /** Sort keys pack (distance, person index) exactly into one double (integers below 2^53). */
 const INDEX_RANGE = 0x100000;
 
+/** The doors of a grid: its exit groups, or all exits as one door when there are more than MAX_DOORS groups. */
+export function doorsOf(grid: Grid): number[][] {
+  const groups = exitGroups(grid);
+  return groups.length > MAX_DOORS ? [grid.exits.slice()] : groups;
+}
+
 export class DoorAssignment {
-  /** Distance to each door, per door (the nearest-exit field itself when there is one door). */
-  readonly doorDist: Int32Array[];
-  /** Least route danger to each door, per door. */
-  readonly doorDanger: Int32Array[];
+  /** Each door's field (the nearest-exit field itself when there is one door). */
+  readonly fields: readonly ExitField[];
   /** Each active person's door this step (person order), or NO_DOOR. */
   door = new Int32Array(16);
   private readonly doors: readonly (readonly number[])[];
-  private readonly liveExits: Int32Array;
   private readonly liveCount: Int32Array;
   private readonly ringStart: Int32Array;
   private readonly ringPtr: Int32Array;
   private readonly ring: Int32Array;
-  private readonly order: Int32Array;
-  private readonly previousDoor = new Map<string, number>();
+  /** The previous step's people (IDs, person order) and their doors. */
+  private readonly previousIds: string[] = [];
+  private previousDoors = new Int32Array(16);
+  private carried = new Int32Array(16);
   private keys = new Float64Array(16);
 
+  /** `nearest` must keep its route danger when there is one door (doorsOf(grid).length === 1). */
   constructor(
     private readonly world: ObservedWorld,
     private readonly nearest: FireAwareField,
   ) {
-    const { grid, size } = world;
-    const groups = exitGroups(grid);
-    this.doors = groups.length > MAX_DOORS ? [grid.exits.slice()] : groups;
+    const grid = world.grid;
+    this.doors = doorsOf(grid);
     const single = this.doors.length === 1;
-    this.doorDist = this.doors.map(() => (single ? nearest.dist : new Int32Array(size)));
-    this.doorDanger = this.doors.map(() => (single ? nearest.danger : new Int32Array(size)));
-    this.liveExits = new Int32Array(grid.exits.length);
+    this.fields = this.doors.map((door) => (single ? nearest.field : new ExitField(grid, door)));
     this.liveCount = new Int32Array(this.doors.length);
     this.ringStart = new Int32Array(this.doors.length);
     this.ringPtr = new Int32Array(this.doors.length);
@@ -67,20 +72,20 @@ export class DoorAssignment {
       offset += door.length;
     });
     this.ring = new Int32Array(offset);
-    this.order = new Int32Array(size);
   }
 
-  /** Recomputes the door fields after the fire changed (call after `nearest.refresh()`). */
+  /** Brings the door fields up to date after the fire changed (call after `nearest.refresh()`). */
   refresh(): void {
-    const { grid, burning } = this.world;
+    const { burning } = this.world;
     const single = this.doors.length === 1;
+    const nearest = this.nearest;
     for (let g = 0; g < this.doors.length; g++) {
       let live = 0;
-      for (const cell of this.doors[g]!) if (burning[cell] === 0) this.liveExits[live++] = cell;
+      for (const cell of this.doors[g]!) if (burning[cell] === 0) live++;
       this.liveCount[g] = live;
       if (single) continue;
-      const reached = exitSearch(grid, this.liveExits.subarray(0, live), burning, this.doorDist[g]!, this.order);
-      routeDanger(grid, this.doorDist[g]!, this.order, reached, this.nearest.penalty, this.doorDanger[g]!);
+      if (nearest.incremental) this.fields[g]!.update(this.world.addedList(), nearest.repenalized(), burning, nearest.penalty);
+      else this.fields[g]!.rebuild(burning, nearest.penalty);
     }
   }
 
@@ -103,6 +108,7 @@ export class DoorAssignment {
     ring.fill(0);
     ringPtr.fill(0);
     const people = observation.people;
+    const previousDoor = this.carryPreviousDoors(observation);
     for (let k = 0; k < m; k++) {
       const i = keys[k]! % INDEX_RANGE;
       const cell = cells[i]!;
@@ -112,7 +118,7 @@ export class DoorAssignment {
       for (let g = 0; g < liveCount.length; g++) {
         const cost = this.cost(g, cell);
         if (cost === UNREACHABLE) continue;
-        const walk = this.doorDist[g]![cell]!;
+        const walk = this.fields[g]!.dist[cell]!;
         if (best === NO_DOOR || cost < bestCost || (cost === bestCost && walk < bestWalk)) {
           best = g;
           bestCost = cost;
@@ -120,26 +126,57 @@ export class DoorAssignment {
         }
       }
       if (best === NO_DOOR) continue; // unreachable in practice: the nearest exit belongs to a door
-      const id = people[i]!.id;
-      const previous = this.previousDoor.get(id);
-      if (previous !== undefined && previous !== best && previous < liveCount.length) {
+      const previous = previousDoor[i]!;
+      if (previous !== NO_DOOR && previous !== best) {
         const cost = this.cost(previous, cell);
         if (cost !== UNREACHABLE && cost <= bestCost + STICKY_MARGIN) best = previous;
       }
       const slot = ringStart[best]! + ringPtr[best]!;
-      ring[slot] = Math.max(this.doorDist[best]![cell]!, ring[slot]! + 1);
+      ring[slot] = Math.max(this.fields[best]!.dist[cell]!, ring[slot]! + 1);
       ringPtr[best] = (ringPtr[best]! + 1) % liveCount[best]!;
       door[i] = best;
-      if (previous !== best) this.previousDoor.set(id, best);
     }
+    for (let i = 0; i < n; i++) this.previousIds[i] = people[i]!.id;
+    this.previousIds.length = n;
+    this.previousDoors = ensureCapacity(this.previousDoors, n);
+    this.previousDoors.set(door.subarray(0, n));
+  }
+
+  /**
+   * Each person's door of the previous step (NO_DOOR when it had none).
+   * People only ever leave, so the current people are a subsequence of the
+   * previous ones in the same order, and one merge walk matches them without
+   * a map. Should an ID not be found (an observation not from one episode),
+   * nobody from there on carries a door.
+   */
+  private carryPreviousDoors(observation: Observation): Int32Array {
+    const people = observation.people;
+    const n = people.length;
+    this.carried = ensureCapacity(this.carried, n);
+    const ids = this.previousIds;
+    let j = 0;
+    let lost = false;
+    for (let i = 0; i < n; i++) {
+      this.carried[i] = NO_DOOR;
+      if (lost) continue;
+      const id = people[i]!.id;
+      while (j < ids.length && ids[j] !== id) j++;
+      if (j === ids.length) lost = true;
+      else this.carried[i] = this.previousDoors[j++]!;
+    }
+    return this.carried;
   }
 
   /** Expected exit step plus route danger of door `g` for a person on `cell`; UNREACHABLE when closed. */
   private cost(g: number, cell: number): number {
     if (this.liveCount[g] === 0) return UNREACHABLE;
-    const walk = this.doorDist[g]![cell]!;
+    const walk = this.fields[g]!.dist[cell]!;
     if (walk === UNREACHABLE) return UNREACHABLE;
     const eta = Math.max(walk, this.ring[this.ringStart[g]! + this.ringPtr[g]!]! + 1);
-    return eta + this.doorDanger[g]![cell]!;
+    return eta + this.fields[g]!.danger[cell]!;
   }
+}
+
+function ensureCapacity(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  return array.length >= length ? array : new Int32Array(Math.max(length, array.length * 2));
 }

@@ -1,19 +1,21 @@
 /**
  * fire-aware-shortest-path-v1: shortest paths to the nearest non-burning exit
- * through non-wall, non-burning cells, recomputed whenever the observed fire
- * changes (the fire only grows, so that is every step it spreads). Each
- * person steps to a neighbour one step closer, or STAYs when no route exists.
+ * through non-wall, non-burning cells, current at every step (repaired
+ * incrementally as the fire grows, equal to a fresh search). Each person
+ * steps to a neighbour one step closer, or STAYs when no route exists.
  *
  * Refinement: among equally short routes a person takes the one with the
  * least fire danger (routeDanger with FIRE_AWARE_DANGER: cells beside the
- * fire weigh 3, cells at Manhattan distance 2 weigh 1), so it does not brush past the fire when an
- * equally short route keeps away; remaining ties go N, E, S, W.
+ * fire weigh 3, cells at Manhattan distance 2 weigh 1), so it does not brush
+ * past the fire when an equally short route keeps away; remaining ties go
+ * N, E, S, W.
  */
 
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
 import type { Agent } from '../sim/agent.js';
 import type { Observation } from '../sim/observation.js';
-import { exitSearch, manhattanDistances, routeDanger } from './distance-fields.js';
+import { lowerManhattanDistances, manhattanDistances } from './distance-fields.js';
+import { ExitField } from './exit-field.js';
 import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
@@ -25,38 +27,72 @@ import { ObservedWorld } from './observed-world.js';
  */
 export const FIRE_AWARE_DANGER: readonly number[] = [3, 3, 1, 0];
 
-/** The nearest-exit field, fire proximity and route danger, kept per agent and refreshed when the fire changes. */
+/**
+ * The nearest-exit field with its route danger, and the fire proximity it
+ * is weighed with, kept per agent. `refresh` after each change of the fire:
+ * when the fire only grew it repairs the fields near the new fire
+ * (ExitField.update, lowerManhattanDistances), else it recomputes them.
+ */
 export class FireAwareField {
-  readonly dist: Int32Array;
-  readonly danger: Int32Array;
+  /** Distance and route danger to the nearest non-burning exit. */
+  readonly field: ExitField;
   /** Manhattan distance to the nearest burning cell, capped at `weights.length - 1`. */
   readonly proximity: Int32Array;
   /** Danger of entering each cell (the weights applied to `proximity`). */
   readonly penalty: Int32Array;
-  private readonly order: Int32Array;
-  private readonly queue: Int32Array;
+  /** Whether the last refresh was a repair; then `repenalized()` lists the cells whose proximity fell. */
+  incremental = false;
+  private readonly changed: Int32Array;
+  private changedCount = 0;
+  private built = false;
 
+  /** `withDanger` false leaves `danger` unkept (see ExitField). */
   constructor(
     private readonly world: ObservedWorld,
     private readonly weights: readonly number[] = FIRE_AWARE_DANGER,
+    withDanger = true,
   ) {
     const size = world.size;
-    this.dist = new Int32Array(size);
-    this.danger = new Int32Array(size);
+    this.field = new ExitField(world.grid, world.grid.exits, withDanger);
     this.proximity = new Int32Array(size);
     this.penalty = new Int32Array(size);
-    this.order = new Int32Array(size);
-    this.queue = new Int32Array(size);
+    this.changed = new Int32Array(size);
   }
 
-  /** Recomputes everything from the world's current burning set. */
+  get dist(): Int32Array {
+    return this.field.dist;
+  }
+
+  get danger(): Int32Array {
+    return this.field.danger;
+  }
+
+  /** The cells whose proximity (and so penalty) the last repair lowered (a view valid until the next refresh). */
+  repenalized(): Int32Array {
+    return this.changed.subarray(0, this.changedCount);
+  }
+
+  /** Brings everything up to date with the world's current burning set. */
   refresh(): void {
-    const { grid, burning, size } = this.world;
-    const { proximity, penalty, weights } = this;
-    manhattanDistances(grid, this.world.burningList(), weights.length - 1, proximity, this.queue);
-    for (let cell = 0; cell < size; cell++) penalty[cell] = weights[proximity[cell]!]!;
-    const reached = exitSearch(grid, grid.exits, burning, this.dist, this.order);
-    routeDanger(grid, this.dist, this.order, reached, penalty, this.danger);
+    const world = this.world;
+    const { grid, burning, size } = world;
+    const { proximity, penalty, weights, changed } = this;
+    const cap = weights.length - 1;
+    this.incremental = world.grewOnly && this.built;
+    if (this.incremental) {
+      this.changedCount = lowerManhattanDistances(grid, world.addedList(), cap, proximity, changed);
+      for (let k = 0; k < this.changedCount; k++) {
+        const cell = changed[k]!;
+        penalty[cell] = weights[proximity[cell]!]!;
+      }
+      this.field.update(world.addedList(), this.repenalized(), burning, penalty);
+    } else {
+      manhattanDistances(grid, world.burningList(), cap, proximity, changed);
+      for (let cell = 0; cell < size; cell++) penalty[cell] = weights[proximity[cell]!]!;
+      this.changedCount = 0;
+      this.field.rebuild(burning, penalty);
+      this.built = true;
+    }
   }
 }
 

@@ -25,6 +25,10 @@ export class ObservedWorld {
   burningCount = 0;
   /** Incremented whenever the observed burning set changes (starts at 0, first update makes it 1). */
   burningVersion = 0;
+  /** Whether the last change only added cells (then `addedList()` holds them); false for the first observation. */
+  grewOnly = false;
+  private addedCells: Int32Array = new Int32Array(16);
+  private addedCount = 0;
   /** Cells of the active persons, in person order; `personCount` are valid. */
   cells: Int32Array = new Int32Array(16);
   personCount = 0;
@@ -73,28 +77,41 @@ export class ObservedWorld {
 
     const burning = observation.burning;
     const count = burning.length;
-    let changed = this.burningVersion === 0 || count !== this.burningCount;
-    if (!changed) {
-      for (let i = 0; i < count; i++) {
-        const cell = burning[i]!;
-        if (cell[0] * cols + cell[1] !== this.burningCells[i]) {
-          changed = true;
-          break;
-        }
-      }
+    const mask = this.burning;
+    // Cells burning now that were not before; the fire only grows, so usually
+    // these plus the old cells are the whole new set.
+    let added = 0;
+    let kept = 0;
+    if (this.addedCells.length < count) this.addedCells = new Int32Array(Math.max(count, this.addedCells.length * 2));
+    for (let i = 0; i < count; i++) {
+      const cell = burning[i]!;
+      const c = cell[0] * cols + cell[1];
+      if (mask[c] === 0) this.addedCells[added++] = c;
+      else kept++;
     }
-    if (!changed) return false;
-    for (let i = 0; i < this.burningCount; i++) this.burning[this.burningCells[i]!] = 0;
+    const first = this.burningVersion === 0;
+    if (!first && added === 0 && kept === this.burningCount) return false;
     if (this.burningCells.length < count) this.burningCells = new Int32Array(Math.max(count, this.burningCells.length * 2));
+    this.grewOnly = !first && kept === this.burningCount;
+    if (!this.grewOnly) for (let i = 0; i < this.burningCount; i++) mask[this.burningCells[i]!] = 0;
     for (let i = 0; i < count; i++) {
       const cell = burning[i]!;
       const c = cell[0] * cols + cell[1];
       this.burningCells[i] = c;
-      this.burning[c] = 1;
+      mask[c] = 1;
     }
     this.burningCount = count;
+    this.addedCount = added;
     this.burningVersion++;
     return true;
+  }
+
+  /**
+   * The cells that started burning since the previous observation (a view
+   * valid until the next update). Only meaningful when `grewOnly`.
+   */
+  addedList(): Int32Array {
+    return this.addedCells.subarray(0, this.addedCount);
   }
 
   /** The observed burning cells (a view valid until the next update). */

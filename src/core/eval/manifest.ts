@@ -55,11 +55,12 @@ export function suiteIdentity(suite: Suite): SuiteIdentity {
 export function buildManifest(suite: Suite, seeds: readonly string[]): EvaluationManifest {
   if (seeds.length === 0) throw new UsageError('at least one --seed is required');
   const seen = new Set<string>();
-  for (const seed of seeds) {
-    if (!isSeed(seed)) throw new UsageError(`--seed ${JSON.stringify(seed)}: must be a decimal integer in [0, 2**64 - 1]`);
-    if (seen.has(seed)) throw new UsageError(`--seed: duplicate seed (the seeds must be distinct)`);
+  // Seed values are never echoed (cli-v1.0.md): messages name the position.
+  seeds.forEach((seed, i) => {
+    if (!isSeed(seed)) throw new UsageError(`--seed: the seed in position ${i + 1} must be a decimal integer in [0, 2**64 - 1]`);
+    if (seen.has(seed)) throw new UsageError(`--seed: the seed in position ${i + 1} duplicates an earlier one (the seeds must be distinct)`);
     seen.add(seed);
-  }
+  });
   const episodes: ManifestEpisode[] = [];
   for (const entry of suite.entries) {
     for (const seed of seeds) {

@@ -279,11 +279,13 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     return saving;
   };
 
-  const report = (job: ManifestEpisode, detail: { status: 'done'; termination: TerminationReason; steps: number } | { status: 'failed'; failure: FailureKind }): void => {
+  type Detail = { status: 'done'; termination: TerminationReason; steps: number } | { status: 'failed'; failure: FailureKind };
+  // `finished` is counted when the episode is committed, so parallel lanes report distinct counts.
+  const report = (job: ManifestEpisode, finished: number, detail: Detail): void => {
     ran += 1;
-    const finished = committed.size + declared.size;
     const elapsedMs = performance.now() - began;
-    opts.onProgress?.({ ...detail, finished, scheduled, index: job.index, scenarioId: job.scenario_id, elapsedMs, etaMs: (elapsedMs / ran) * (scheduled - finished) });
+    const etaMs = (elapsedMs / ran) * (scheduled - finished);
+    opts.onProgress?.({ ...detail, finished, scheduled, index: job.index, scenarioId: job.scenario_id, elapsedMs, etaMs });
   };
 
   const runLane = async (lane: number): Promise<void> => {
@@ -298,22 +300,24 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
         if (!(error instanceof AgentError)) return stop(error);
         if (!opts.continueOnFailure) return stop(episodeAgentError(error, job));
         declared.set(job.index, { index: job.index, kind: error.failure, message: clipFailureMessage(error.message) });
+        const finished = committed.size + declared.size;
         try {
           await save();
         } catch (saveError) {
           return stop(saveError);
         }
-        report(job, { status: 'failed', failure: error.failure });
+        report(job, finished, { status: 'failed', failure: error.failure });
         continue;
       }
       if (stopped) return;
       committed.set(job.index, episode);
+      const finished = committed.size + declared.size;
       try {
         await save();
       } catch (error) {
         return stop(error);
       }
-      report(job, { status: 'done', termination: episode.record.termination_reason, steps: episode.record.steps });
+      report(job, finished, { status: 'done', termination: episode.record.termination_reason, steps: episode.record.steps });
     }
   };
 

@@ -1,0 +1,229 @@
+/**
+ * A fire-aware distance field to a set of exits, with its route danger,
+ * kept current as the fire grows without recomputing the whole grid.
+ *
+ * The fire only grows, so distances only increase, and only behind the
+ * cells that started burning. `update` repairs the field in three passes
+ * over the changed region (a decremental breadth-first search):
+ *  1. invalidate every cell that lost all its shortest-path predecessors,
+ *     level by level outward from the new fire;
+ *  2. re-settle those cells from their intact neighbours, in order of
+ *     distance (a two-queue merge: sorted seeds and a FIFO);
+ *  3. recompute the route danger (routeDanger's recurrence) of every cell
+ *     whose distance, predecessors or penalty changed, and of the cells
+ *     downstream of any danger that changed.
+ * The result equals a fresh exitSearch + routeDanger (a property test checks
+ * it), at a cost proportional to the changed region.
+ */
+
+import { FLOOR, type Grid } from '../world/grid.js';
+import { UNREACHABLE, exitSearch, neighbourTable, routeDanger } from './distance-fields.js';
+
+/** Sort keys pack (level, cell) exactly into one double. */
+const CELL_RANGE = 0x20000;
+
+export class ExitField {
+  readonly dist: Int32Array;
+  readonly danger: Int32Array;
+  private readonly table: Int32Array;
+  private readonly size: number;
+  private readonly order: Int32Array;
+  private seedKeys = new Float64Array(64);
+  private seedCount = 0;
+  private fifo = new Int32Array(64);
+  private fifoValue = new Int32Array(64);
+  private affected = new Int32Array(64);
+  private touched = new Int32Array(64);
+
+  /**
+   * A field over `sources`. Without `withDanger` the route danger is not
+   * kept (`danger` stays UNREACHABLE), for callers that need distances only.
+   */
+  constructor(
+    private readonly grid: Grid,
+    private readonly sources: ArrayLike<number>,
+    readonly withDanger = true,
+  ) {
+    this.size = grid.rows * grid.cols;
+    this.dist = new Int32Array(this.size).fill(UNREACHABLE);
+    this.danger = new Int32Array(this.size).fill(UNREACHABLE);
+    this.table = neighbourTable(grid);
+    this.order = new Int32Array(this.size);
+  }
+
+  /** Recomputes the whole field. */
+  rebuild(burning: Uint8Array, penalty: Int32Array): void {
+    const reached = exitSearch(this.grid, this.sources, burning, this.dist, this.order);
+    if (this.withDanger) routeDanger(this.grid, this.dist, this.order, reached, penalty, this.danger);
+  }
+
+  /**
+   * Repairs the field after `added` cells started burning (already set in
+   * `burning`) and the `penalty` of the cells `repenalized` changed. The
+   * field must be current for the fire before.
+   */
+  update(added: ArrayLike<number>, repenalized: ArrayLike<number>, burning: Uint8Array, penalty: Int32Array): void {
+    const { dist, danger, table } = this;
+
+    // Pass 1: invalidate. Seeds are the successors of the newly burning cells.
+    this.seedCount = 0;
+    for (let i = 0; i < added.length; i++) {
+      const b = added[i]!;
+      const d = dist[b]!;
+      if (d === UNREACHABLE) continue;
+      dist[b] = UNREACHABLE;
+      danger[b] = UNREACHABLE;
+      for (let k = b * 4, end = k + 4; k < end; k++) {
+        const n = table[k]!;
+        if (n >= 0 && dist[n] === d + 1) this.pushSeed(d + 1, n);
+      }
+    }
+    let touched = 0;
+    if (this.seedCount > 0) {
+      let affected = 0;
+      let head = 0;
+      let tail = 0;
+      const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+      let s = 0;
+      for (;;) {
+        let c: number;
+        if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) c = keys[s++]! % CELL_RANGE;
+        else if (head < tail) c = this.fifo[head++]!;
+        else break;
+        const level = dist[c]!;
+        if (level === UNREACHABLE) continue;
+        // Checked cells may have lost a predecessor: pass 3 revisits them all.
+        this.touched = ensure(this.touched, touched + 1);
+        this.touched[touched++] = c;
+        let supported = false;
+        for (let k = c * 4, end = k + 4; k < end; k++) {
+          const n = table[k]!;
+          if (n >= 0 && dist[n] === level - 1) {
+            supported = true;
+            break;
+          }
+        }
+        if (supported) continue;
+        // Invalidated: its danger becomes UNREACHABLE too, so pass 3 always passes its new value on.
+        dist[c] = UNREACHABLE;
+        danger[c] = UNREACHABLE;
+        this.affected = ensure(this.affected, affected + 1);
+        this.affected[affected++] = c;
+        for (let k = c * 4, end = k + 4; k < end; k++) {
+          const n = table[k]!;
+          if (n >= 0 && dist[n] === level + 1) tail = this.pushFifo(tail, n, level + 1);
+        }
+      }
+      // Pass 2: re-settle the invalidated cells from their intact neighbours.
+      this.seedCount = 0;
+      for (let i = 0; i < affected; i++) {
+        const c = this.affected[i]!;
+        let best = UNREACHABLE;
+        for (let k = c * 4, end = k + 4; k < end; k++) {
+          const n = table[k]!;
+          if (n >= 0 && dist[n]! < best) best = dist[n]!;
+        }
+        if (best !== UNREACHABLE) this.pushSeed(best + 1, c);
+      }
+      this.settle(burning);
+    }
+
+    // Pass 3: route danger, in order of distance.
+    if (!this.withDanger) return;
+    this.seedCount = 0;
+    for (let i = 0; i < touched; i++) {
+      const c = this.touched[i]!;
+      if (dist[c] !== UNREACHABLE) this.pushSeed(dist[c]!, c);
+    }
+    for (let i = 0; i < repenalized.length; i++) {
+      const c = repenalized[i]!;
+      if (dist[c] !== UNREACHABLE) this.pushSeed(dist[c]!, c);
+    }
+    this.spreadDanger(penalty);
+  }
+
+  /** Pass 2: Dial-style settling of the seeded cells (lazy deletion: stale entries are skipped). */
+  private settle(burning: Uint8Array): void {
+    const { dist, table } = this;
+    const kinds = this.grid.kinds;
+    const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+    let s = 0;
+    let head = 0;
+    let tail = 0;
+    for (;;) {
+      let c: number;
+      let v: number;
+      if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) {
+        v = Math.floor(keys[s]! / CELL_RANGE);
+        c = keys[s++]! % CELL_RANGE;
+      } else if (head < tail) {
+        v = this.fifoValue[head]!;
+        c = this.fifo[head++]!;
+      } else break;
+      if (dist[c]! <= v) continue;
+      dist[c] = v;
+      for (let k = c * 4, end = k + 4; k < end; k++) {
+        const n = table[k]!;
+        if (n >= 0 && kinds[n] === FLOOR && burning[n] === 0 && dist[n]! > v + 1) tail = this.pushFifo(tail, n, v + 1);
+      }
+    }
+  }
+
+  /** Pass 3: recompute danger from the seeds, passing every change downstream. */
+  private spreadDanger(penalty: Int32Array): void {
+    const { dist, danger, table } = this;
+    const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+    let s = 0;
+    let head = 0;
+    let tail = 0;
+    for (;;) {
+      let c: number;
+      if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) c = keys[s++]! % CELL_RANGE;
+      else if (head < tail) c = this.fifo[head++]!;
+      else break;
+      const d = dist[c]!;
+      if (d === UNREACHABLE) continue;
+      let value = 0;
+      if (d > 0) {
+        let best = UNREACHABLE;
+        for (let k = c * 4, end = k + 4; k < end; k++) {
+          const n = table[k]!;
+          if (n >= 0 && dist[n] === d - 1 && danger[n]! < best) best = danger[n]!;
+        }
+        value = best + penalty[c]!;
+      }
+      if (value === danger[c]) continue;
+      danger[c] = value;
+      for (let k = c * 4, end = k + 4; k < end; k++) {
+        const n = table[k]!;
+        if (n >= 0 && dist[n] === d + 1) tail = this.pushFifo(tail, n, d + 1);
+      }
+    }
+  }
+
+  private pushSeed(level: number, cell: number): void {
+    if (this.seedCount === this.seedKeys.length) {
+      const grown = new Float64Array(this.seedKeys.length * 2);
+      grown.set(this.seedKeys);
+      this.seedKeys = grown;
+    }
+    this.seedKeys[this.seedCount++] = level * CELL_RANGE + cell;
+  }
+
+  private pushFifo(tail: number, cell: number, value: number): number {
+    if (tail === this.fifo.length) {
+      this.fifo = ensure(this.fifo, tail + 1);
+      this.fifoValue = ensure(this.fifoValue, tail + 1);
+    }
+    this.fifo[tail] = cell;
+    this.fifoValue[tail] = value;
+    return tail + 1;
+  }
+}
+
+function ensure(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  if (array.length >= length) return array;
+  const grown = new Int32Array(Math.max(length, array.length * 2));
+  grown.set(array);
+  return grown;
+}

@@ -1,0 +1,214 @@
+/**
+ * The operational record and the EMBER-Efficiency view (scoring-v1.0.md
+ * section 11, evaluation.md section 7).
+ *
+ * Tokens, money and latency are never score inputs: the scorer has no
+ * parameter for them. The record is stored next to a score report, never
+ * inside it. It is canonical JSON plus one LF with its own digest
+ * (fileDigest of the file = digestOf the value):
+ *
+ *   operational_record_version  "1.0" (this format)
+ *   model_id, provider_id       non-empty printable IDs (the model ID check)
+ *   inference_config_digest     64 hex: SHA-256 of the canonical JSON of every
+ *                               inference setting (inferenceConfigDigest)
+ *   trials                      integer >= 1
+ *   episodes                    integer >= 1: the episode runs the record
+ *                               covers, summed over its trials
+ *   latency_seconds             evaluator-measured wall time, an exact
+ *                               non-negative decimal string ("12.5")
+ *   input_tokens, output_tokens non-negative integers, kept separate
+ *   cost, cost_unit             an exact non-negative fraction "num/den" in
+ *                               lowest terms ("3/20") and its unit, or both null
+ *   retries, timeouts           non-negative integers
+ *
+ * Every value is finite by construction: integers are JSON integers within
+ * +-(2^53 - 1), decimals and fractions are digit strings.
+ */
+
+import { ValidationError } from '../errors.js';
+import { HEX64, digestOf } from '../hash.js';
+import { canonicalJson, type CanonicalInput, type JsonObject, type JsonValue } from '../json/canonical.js';
+import { FieldReader } from '../json/fields.js';
+import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { modelIdProblem } from '../eval/model-id.js';
+import { Rational } from '../stats/rational.js';
+
+export const OPERATIONAL_RECORD_VERSION = '1.0';
+
+export interface OperationalRecord {
+  readonly cost: string | null;
+  readonly cost_unit: string | null;
+  readonly episodes: number;
+  readonly inference_config_digest: string;
+  readonly input_tokens: number;
+  readonly latency_seconds: string;
+  readonly model_id: string;
+  readonly operational_record_version: string;
+  readonly output_tokens: number;
+  readonly provider_id: string;
+  readonly retries: number;
+  readonly timeouts: number;
+  readonly trials: number;
+}
+
+const RECORD_KEYS = [
+  'cost',
+  'cost_unit',
+  'episodes',
+  'inference_config_digest',
+  'input_tokens',
+  'latency_seconds',
+  'model_id',
+  'operational_record_version',
+  'output_tokens',
+  'provider_id',
+  'retries',
+  'timeouts',
+  'trials',
+];
+
+/** A canonical non-negative decimal: no sign, no exponent, no leading zeros, no trailing fractional zeros. */
+export const EXACT_DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/;
+/** A non-negative fraction "num/den"; lowest terms are checked separately. */
+export const EXACT_FRACTION = /^(0|[1-9][0-9]*)\/([1-9][0-9]*)$/;
+
+/** The canonical fraction text of a non-negative rational ("0/1" for zero). */
+export function fractionText(value: Rational): string {
+  return value.toFraction();
+}
+
+function readFraction(r: FieldReader, value: JsonValue | undefined, path: string): string {
+  const text = r.string(value, path);
+  if (!EXACT_FRACTION.test(text)) r.fail(path, 'must be an exact non-negative fraction "num/den" (e.g. "3/20"; "0/1" for zero)');
+  if (Rational.parse(text).toFraction() !== text) r.fail(path, 'must be in lowest terms');
+  return text;
+}
+
+function readId(r: FieldReader, value: JsonValue | undefined, path: string): string {
+  const id = r.string(value, path);
+  const problem = modelIdProblem(id);
+  if (problem !== null) r.fail(path, problem);
+  return id;
+}
+
+/** Validates an operational record value (ValidationError naming the field, exit 3). */
+export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
+  const r = new FieldReader(source);
+  const obj = r.object(value, '$', RECORD_KEYS);
+  r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
+  readId(r, obj['model_id'], 'model_id');
+  readId(r, obj['provider_id'], 'provider_id');
+  r.string(obj['inference_config_digest'], 'inference_config_digest', HEX64);
+  r.integer(obj['trials'], 'trials', 1);
+  r.integer(obj['episodes'], 'episodes', 1);
+  const latency = r.string(obj['latency_seconds'], 'latency_seconds');
+  if (!EXACT_DECIMAL.test(latency)) r.fail('latency_seconds', 'must be an exact non-negative decimal string (e.g. "12.5"; no sign, exponent, or leading or trailing zeros)');
+  for (const key of ['input_tokens', 'output_tokens', 'retries', 'timeouts']) r.integer(obj[key], key, 0);
+  const cost = obj['cost'];
+  const unit = obj['cost_unit'];
+  if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
+  if (cost !== null) readFraction(r, cost, 'cost');
+  if (unit !== null) readId(r, unit, 'cost_unit');
+  return obj as unknown as OperationalRecord;
+}
+
+/** Parses an operational record file: strict JSON, valid, canonical text plus one LF. */
+export function parseOperationalRecordText(text: string, source: string): OperationalRecord {
+  let value: JsonValue;
+  try {
+    value = parseStrictJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
+    throw error;
+  }
+  const record = readOperationalRecord(value, source);
+  if (text !== operationalRecordText(record)) throw new ValidationError(`${source}: not canonical (canonical JSON with one final LF)`);
+  return record;
+}
+
+export interface OperationalRecordInput {
+  readonly modelId: string;
+  readonly providerId: string;
+  readonly inferenceConfigDigest: string;
+  readonly trials: number;
+  readonly episodes: number;
+  /** Exact decimal string of seconds. */
+  readonly latencySeconds: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Evaluator-computed cost and its unit, or null when unknown. */
+  readonly cost: { readonly amount: Rational; readonly unit: string } | null;
+  readonly retries: number;
+  readonly timeouts: number;
+}
+
+/** Builds and validates a record (ValidationError on a bad value). */
+export function buildOperationalRecord(input: OperationalRecordInput, source = 'operational record'): OperationalRecord {
+  if (input.cost !== null && input.cost.amount.num < 0n) throw new ValidationError(`${source}: cost: must not be negative`);
+  const value: OperationalRecord = {
+    cost: input.cost === null ? null : fractionText(input.cost.amount),
+    cost_unit: input.cost === null ? null : input.cost.unit,
+    episodes: input.episodes,
+    inference_config_digest: input.inferenceConfigDigest,
+    input_tokens: input.inputTokens,
+    latency_seconds: input.latencySeconds,
+    model_id: input.modelId,
+    operational_record_version: OPERATIONAL_RECORD_VERSION,
+    output_tokens: input.outputTokens,
+    provider_id: input.providerId,
+    retries: input.retries,
+    timeouts: input.timeouts,
+    trials: input.trials,
+  };
+  // Non-integer numbers would be rejected by canonical JSON; catch them as a field error first.
+  for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {
+    if (!Number.isSafeInteger(value[key])) throw new ValidationError(`${source}: ${key}: must be an integer`);
+  }
+  return readOperationalRecord(value as unknown as JsonObject, source);
+}
+
+export function operationalRecordText(record: OperationalRecord): string {
+  return canonicalJson(record as unknown as JsonObject) + '\n';
+}
+
+/** The record's own digest: SHA-256 of its canonical JSON (= fileDigest of its file). */
+export function operationalRecordDigest(record: OperationalRecord): string {
+  return digestOf(record as unknown as JsonObject);
+}
+
+/** The inference configuration digest: SHA-256 of the canonical JSON of every inference setting. */
+export function inferenceConfigDigest(settings: CanonicalInput): string {
+  return digestOf(settings);
+}
+
+/** Evaluator-measured cost per episode run: cost / episodes, or null when the cost is unknown. */
+export function costPerEpisode(record: OperationalRecord): Rational | null {
+  return record.cost === null ? null : Rational.parse(record.cost).div(Rational.of(record.episodes));
+}
+
+/** The EMBER-Efficiency view: points per unit of evaluator-measured cost. Never part of a score or an order. */
+export interface EfficiencyView {
+  /** The score as given (exact fraction), unchanged. */
+  readonly ember_score: string;
+  readonly cost_per_episode: string;
+  readonly cost_unit: string;
+  /** ember_score / cost_per_episode, exact; null when the cost is zero (no finite ratio). */
+  readonly points_per_unit: string | null;
+}
+
+/**
+ * efficiency_view(report, cost_per_episode, unit) of scoring-v1.0.md
+ * section 11: `score` is the report's headline EMBER Score (exact). The cost
+ * must be evaluator-measured, never provider-reported success or accuracy.
+ */
+export function efficiencyView(score: Rational, costPerEpisodeValue: Rational, unit: string): EfficiencyView {
+  if (costPerEpisodeValue.num < 0n) throw new ValidationError('efficiency view: cost per episode must not be negative');
+  const problem = modelIdProblem(unit);
+  if (problem !== null) throw new ValidationError(`efficiency view: cost unit ${problem}`);
+  return {
+    ember_score: score.toFraction(),
+    cost_per_episode: costPerEpisodeValue.toFraction(),
+    cost_unit: unit,
+    points_per_unit: costPerEpisodeValue.isZero() ? null : score.div(costPerEpisodeValue).toFraction(),
+  };
+}

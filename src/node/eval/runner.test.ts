@@ -1,0 +1,191 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVAL_AGENTS, TINY_SUITE, TRAP_INDICES, buildTinyResult, editResultText, type BuiltResult } from '../../../test/eval/kit.js';
+import { AgentError, EmberError, OutputError, UsageError, ValidationError } from '../../core/errors.js';
+import { authenticateResult } from '../../core/eval/authenticate.js';
+import { buildManifest } from '../../core/eval/manifest.js';
+import { parseAgentSpec, type AgentSpec } from '../agents/spec.js';
+import { progressLine, runEvaluation, type EvaluationProgress, type EvaluationRunOptions } from './runner.js';
+
+let scratch: string;
+let counter = 0;
+let built: BuiltResult;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'ember-eval-runner-'));
+  built = await buildTinyResult(['1', '7'], 'nearest-exit-greedy-v1', 'kit-model');
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function freshDir(): string {
+  const dir = join(scratch, `case-${counter++}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+const BUILTIN: AgentSpec = { kind: 'builtin', id: 'nearest-exit-greedy-v1' };
+/** An agent module that does not exist: opening it would fail with exit 4. */
+const MISSING_AGENT: AgentSpec = { kind: 'module', module: 'no_such_agent', exportName: 'make' };
+
+function options(out: string, overrides: Partial<EvaluationRunOptions> = {}): EvaluationRunOptions {
+  return {
+    suite: built.suite,
+    suiteDir: TINY_SUITE,
+    manifest: built.manifest,
+    modelId: 'kit-model',
+    agent: BUILTIN,
+    agentPaths: [EVAL_AGENTS],
+    actTimeoutMs: 5000,
+    outPath: out,
+    inputs: [TINY_SUITE],
+    resume: false,
+    continueOnFailure: false,
+    jobs: 1,
+    ...overrides,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('runEvaluation', () => {
+  it('writes the result a builtin agent gives, reporting every episode', async () => {
+    const out = join(freshDir(), 'result.json');
+    const progress: EvaluationProgress[] = [];
+    const summary = await runEvaluation(options(out, { onProgress: (p) => progress.push(p) }));
+    expect(readFileSync(out, 'utf8')).toBe(built.text);
+    expect(summary).toMatchObject({ scheduledEpisodes: 6, completedEpisodes: 6, failedEpisodes: 0, complete: true, ranEpisodes: 6 });
+    expect(summary.digest).toBe(authenticateResult(built.text, out, built.suite).digest);
+    expect(progress.map((p) => [p.finished, p.index, p.status])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i + 1, i, 'done']));
+    const line = progressLine(progress[2]!);
+    expect(line).toMatch(/^episode 3\/6 done \(tiny-trap, (all_resolved|horizon), \d+ steps\); elapsed \d+\.\d s, ETA \d+\.\d s$/);
+  });
+
+  it('gives the same bytes with --jobs 2 (worker threads) as serially', async () => {
+    const out = join(freshDir(), 'result.json');
+    const progress: EvaluationProgress[] = [];
+    await runEvaluation(options(out, { jobs: 2, onProgress: (p) => progress.push(p) }));
+    expect(readFileSync(out, 'utf8')).toBe(built.text);
+    expect(progress.map((p) => p.finished)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(progress.map((p) => p.index).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('gives the same bytes for a module agent with --jobs 1 and --jobs 3', async () => {
+    const agent = parseAgentSpec('eval_agents:makeGreedy');
+    const serial = join(freshDir(), 'r.json');
+    const parallel = join(freshDir(), 'r.json');
+    await runEvaluation(options(serial, { agent }));
+    await runEvaluation(options(parallel, { agent, jobs: 3 }));
+    expect(readFileSync(parallel, 'utf8')).toBe(readFileSync(serial, 'utf8'));
+    expect(authenticateResult(readFileSync(serial, 'utf8'), serial, built.suite).complete).toBe(true);
+  });
+
+  it('resumes a checkpoint, running only the missing episodes', async () => {
+    const out = join(freshDir(), 'result.json');
+    writeFileSync(out, editResultText(built.text, (v) => (v.episodes = v.episodes.slice(0, 3))));
+    const progress: EvaluationProgress[] = [];
+    const summary = await runEvaluation(options(out, { resume: true, onProgress: (p) => progress.push(p) }));
+    expect(readFileSync(out, 'utf8')).toBe(built.text);
+    expect(summary.ranEpisodes).toBe(3);
+    expect(progress.map((p) => [p.finished, p.index])).toEqual([
+      [4, 3],
+      [5, 4],
+      [6, 5],
+    ]);
+  });
+
+  it('does not open the agent when a resumed result is already complete', async () => {
+    const out = join(freshDir(), 'result.json');
+    writeFileSync(out, built.text);
+    const summary = await runEvaluation(options(out, { resume: true, agent: MISSING_AGENT }));
+    expect(summary).toMatchObject({ complete: true, ranEpisodes: 0 });
+    expect(readFileSync(out, 'utf8')).toBe(built.text);
+  });
+
+  it('refuses an existing output without resume (exit 6) before opening the agent', async () => {
+    const out = join(freshDir(), 'result.json');
+    writeFileSync(out, 'someone else\n');
+    const error = await rejection(runEvaluation(options(out, { agent: MISSING_AGENT })));
+    expect(error).toBeInstanceOf(OutputError);
+    expect(readFileSync(out, 'utf8')).toBe('someone else\n');
+  });
+
+  it.each([
+    ['another model', () => built.text, () => ({ modelId: 'other-model' }), OutputError, 'a result of model "kit-model", not "other-model"'],
+    ['another manifest', () => built.text, () => ({ manifest: buildManifest(built.suite, ['7', '1']) }), OutputError, 'a result of manifest'],
+    ['a tampered file', () => editResultText(built.text, (v) => (v.episodes[0].metrics.fire_exposure += 1)), () => ({}), ValidationError, 'differ from the recomputed'],
+    ['a file that is not a result', () => 'not json\n', () => ({}), ValidationError, 'not valid JSON'],
+  ])('refuses to resume %s before opening the agent', async (_name, text, overrides, errorClass, message) => {
+    const out = join(freshDir(), 'result.json');
+    writeFileSync(out, text());
+    const error = await rejection(runEvaluation(options(out, { resume: true, agent: MISSING_AGENT, ...overrides() })));
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error.message).toContain(message);
+    expect(readFileSync(out, 'utf8')).toBe(text());
+  });
+
+  it('checks the model ID, --jobs and the output directory first', async () => {
+    const out = join(freshDir(), 'result.json');
+    expect(await rejection(runEvaluation(options(out, { modelId: ' x', agent: MISSING_AGENT })))).toBeInstanceOf(UsageError);
+    expect(await rejection(runEvaluation(options(out, { jobs: 0, agent: MISSING_AGENT })))).toBeInstanceOf(UsageError);
+    const missingDir = join(freshDir(), 'no-such-dir', 'result.json');
+    expect(await rejection(runEvaluation(options(missingDir, { agent: MISSING_AGENT })))).toBeInstanceOf(OutputError);
+    // Only now is the agent opened.
+    expect(await rejection(runEvaluation(options(out, { agent: MISSING_AGENT })))).toBeInstanceOf(AgentError);
+  });
+
+  it('stops at an agent failure, keeping a valid checkpoint without the failed episode', async () => {
+    const dir = freshDir();
+    const out = join(dir, 'result.json');
+    const error = await rejection(runEvaluation(options(out, { agent: parseAgentSpec('eval_agents:makeThrowsOnTrap') })));
+    expect(error).toBeInstanceOf(AgentError);
+    expect((error as AgentError).failure).toBe('model_error');
+    expect(error.message).toContain(`episode ${TRAP_INDICES[0]} (tiny-trap): `);
+    const auth = authenticateResult(readFileSync(out, 'utf8'), out, built.suite);
+    expect(auth.episodes.map((e) => e.index)).toEqual([0, 1]);
+    expect(auth.failures).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['result.json']);
+  });
+
+  it('declares failures with --continue-on-failure and goes on (--jobs 2)', async () => {
+    const out = join(freshDir(), 'result.json');
+    const summary = await runEvaluation(options(out, { agent: parseAgentSpec('eval_agents:makeIllegalOnTrap'), continueOnFailure: true, jobs: 2 }));
+    expect(summary).toMatchObject({ completedEpisodes: 4, failedEpisodes: 2, complete: false });
+    const auth = authenticateResult(readFileSync(out, 'utf8'), out, built.suite);
+    expect(auth.episodes.map((e) => e.index)).toEqual([0, 1, 4, 5]);
+    expect(auth.failures.map((f) => [f.index, f.kind])).toEqual(TRAP_INDICES.map((i) => [i, 'invalid_output']));
+    expect(auth.failures[0]!.message).toContain('targets a wall');
+  });
+
+  it('stops on abort: running agents are killed, the checkpoint stays, no temp file is left', async () => {
+    const dir = freshDir();
+    const out = join(dir, 'result.json');
+    const controller = new AbortController();
+    const error = await rejection(
+      runEvaluation(
+        options(out, {
+          agent: parseAgentSpec('eval_agents:makeSlow'),
+          jobs: 2,
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (p.finished === 2) controller.abort();
+          },
+        }),
+      ),
+    );
+    expect(error).toBeInstanceOf(EmberError);
+    expect((error as EmberError).kind).toBe('interrupted');
+    const auth = authenticateResult(readFileSync(out, 'utf8'), out, built.suite);
+    expect(auth.episodes.length).toBeGreaterThanOrEqual(2);
+    expect(auth.complete).toBe(false);
+    expect(readdirSync(dir)).toEqual(['result.json']);
+  });
+});

@@ -1,0 +1,56 @@
+// Shared helpers for the evaluation tests: the tiny suite, results built in
+// process with a builtin baseline, and edits that keep a result canonical.
+import { join } from 'node:path';
+import { baselineFactory } from '../../src/core/baselines/registry.js';
+import { measureRecord } from '../../src/core/eval/authenticate.js';
+import { buildManifest, manifestHash, type EvaluationManifest } from '../../src/core/eval/manifest.js';
+import { buildResult, resultText, type EvaluationResult, type ResultEpisode } from '../../src/core/eval/result.js';
+import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
+import { runEpisode } from '../../src/core/sim/runner.js';
+import { prepareEpisode } from '../../src/core/world/episode-start.js';
+import type { Suite } from '../../src/core/world/suite.js';
+import { loadSuiteDir } from '../../src/node/inputs.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const TINY_SUITE = join(ROOT, 'test', 'fixtures', 'suites', 'tiny');
+export const EVAL_AGENTS = join(ROOT, 'test', 'fixtures', 'eval-agents');
+/** The trap scenario is the second of the tiny suite: with two seeds, episodes 2 and 3. */
+export const TRAP_INDICES = [2, 3];
+
+export function tinySuite(): Suite {
+  return loadSuiteDir(TINY_SUITE);
+}
+
+export interface BuiltResult {
+  readonly suite: Suite;
+  readonly manifest: EvaluationManifest;
+  readonly result: EvaluationResult;
+  readonly text: string;
+}
+
+/** Every episode of the manifest run with a builtin baseline, as the runner would commit it. */
+export async function buildTinyResult(seeds: readonly string[] = ['1', '7'], baseline = 'nearest-exit-greedy-v1', modelId = 'kit-model'): Promise<BuiltResult> {
+  const suite = tinySuite();
+  const manifest = buildManifest(suite, seeds);
+  const factory = baselineFactory(baseline);
+  if (factory === undefined) throw new Error(`no baseline ${baseline}`);
+  const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+  const episodes: ResultEpisode[] = [];
+  for (const job of manifest.episodes) {
+    const scenario = scenarios.get(job.scenario_id)!;
+    const run = await runEpisode(prepareEpisode(scenario, job.seed), await factory());
+    episodes.push({ index: job.index, metrics: measureRecord(scenario, run.record, 'kit').metrics, record: run.record });
+  }
+  const result = buildResult(manifest, manifestHash(manifest), modelId, episodes, []);
+  return { suite, manifest, result, text: resultText(result) };
+}
+
+/** A result-like JSON value to edit freely. */
+export type Editable = { [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The text after `edit` on a copy of the value, written canonically again (so only the edit differs). */
+export function editResultText(text: string, edit: (value: Editable) => void): string {
+  const value = JSON.parse(text) as Editable;
+  edit(value);
+  return canonicalJson(value as JsonValue) + '\n';
+}
