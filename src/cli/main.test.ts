@@ -79,6 +79,7 @@ describe('help', () => {
       expect(out).toContain('\nemberbench\n  version                     contract versions\n');
       expect(out).toContain('  scenario validate FILE      one scenario file\n');
       expect(out).toContain('  suite validate DIR          a suite directory (manifest.json + scenario files)\n');
+      expect(out).toContain('  evaluation run              run every manifest episode with a local agent (resumable)\n');
       expect(out).toContain('  episode run                 run one scenario with one seed and a local agent\n');
       expect(out).toContain('  replay verify               authenticate one run record by replay\n');
     }
@@ -86,27 +87,27 @@ describe('help', () => {
 
   it('shows only registered commands, and a registered module appears in the tree', async () => {
     const { out } = await run([]);
-    expect(out).not.toContain('evaluation');
+    expect(out).not.toContain('leaderboard');
     const extra: CommandModule = {
-      group: 'statistics',
-      summary: 'statistics of results',
+      group: 'leaderboard',
+      summary: 'leaderboards of results',
       commands: [
         {
-          words: ['statistics', 'aggregate'],
-          summary: 'aggregate statistics of one result',
+          words: ['leaderboard', 'show'],
+          summary: 'show a leaderboard of results',
           description: 'd',
           positionals: [],
           options: [],
-          examples: ['emberbench statistics aggregate'],
+          examples: ['emberbench leaderboard show'],
           run: async () => ({ ok: true }),
         },
       ],
     };
     const withExtra = await run([], [...COMMAND_MODULES, extra]);
-    expect(withExtra.out).toContain('  statistics aggregate        aggregate statistics of one result\n');
-    expect(await run(['statistics', 'aggregate', '--json'], [...COMMAND_MODULES, extra])).toEqual({
+    expect(withExtra.out).toContain('  leaderboard show            show a leaderboard of results\n');
+    expect(await run(['leaderboard', 'show', '--json'], [...COMMAND_MODULES, extra])).toEqual({
       code: 0,
-      out: '{"command":"statistics aggregate","ok":true}\n',
+      out: '{"command":"leaderboard show","ok":true}\n',
       err: '',
     });
   });
@@ -142,11 +143,11 @@ describe('help', () => {
 describe('usage errors (exit 2)', () => {
   const valid = ['--scenario', CORRIDOR, '--agent', 'builtin:always-stay', '--out', join(scratch, 'never.json')];
   const cases: [string[], string][] = [
-    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, episode, replay)"],
+    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, evaluation, episode, replay, statistics)"],
     [['scenario'], "missing command after 'scenario' (choose from: validate)"],
     [['scenario', 'frobnicate'], "unknown command 'scenario frobnicate' (choose from: validate)"],
     [['--force', 'version'], "options go after the command words: '--force' comes before 'version'"],
-    [['--force'], 'missing command (choose from: version, scenario, suite, episode, replay)'],
+    [['--force'], 'missing command (choose from: version, scenario, suite, evaluation, episode, replay, statistics)'],
     [['version', '--jsn'], "unrecognized option '--jsn'"],
     [['version', '--js'], "unrecognized option '--js'"],
     [['version', '-j'], "unrecognized option '-j'"],

@@ -7,7 +7,7 @@ describe('the command table', () => {
   const commands = COMMAND_MODULES.flatMap((m) => m.commands);
 
   it('registers the first commands in the cli-v1.0.md tree order', () => {
-    expect(commands.map((c) => c.words.join(' '))).toEqual(['version', 'scenario validate', 'suite validate', 'episode run', 'replay verify']);
+    expect(commands.map((c) => c.words.join(' '))).toEqual(['version', 'scenario validate', 'suite validate', 'evaluation manifest', 'evaluation run', 'evaluation verify', 'episode run', 'replay verify', 'statistics aggregate', 'statistics compare']);
     expect(commandsUnder(commandTree()).map((c) => c.words.join(' '))).toEqual(commands.map((c) => c.words.join(' ')));
   });
 

@@ -9,6 +9,7 @@ import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
 import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
+import { statisticsModule } from './commands/statistics.js';
 import { suiteModule } from './commands/suite.js';
 import { versionModule } from './commands/version.js';
 import { buildCommandTree, type CommandNode } from './tree.js';
@@ -21,7 +22,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   evaluationModule,
   episodeModule,
   replayModule,
-  // statistics, score, leaderboard, scoring, pack, serve
+  statisticsModule,
+  // score, leaderboard, scoring, pack, serve
 ];
 
 let tree: CommandNode | undefined;

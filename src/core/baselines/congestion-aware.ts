@@ -13,9 +13,8 @@
  *     onto an exit, one step closer to its door, one step closer to any exit,
  *     a sidestep that keeps its distance and is not beside the fire, or,
  *     within distance RETREAT_PROXIMITY of the fire, a step away from it
- *     (waiting in a queue beside the fire is how crowds die). Up to
- *     MAX_PASSES rounds; whatever is still blocked then STAYs, so the agent
- *     emits no blocked move (by the scrub property that moves nobody).
+ *     (waiting in a queue beside the fire is how crowds die); failing that
+ *     it STAYs. So the agent emits no blocked move at all.
  *
  * It weighs fire danger further out than fire-aware-shortest-path-v1
  * (CONGESTION_DANGER: Manhattan distances 1 to 5 from the fire), because a
@@ -43,8 +42,6 @@ export const CONGESTION_DANGER: readonly number[] = [16, 16, 8, 4, 2, 1, 0];
 export const RETREAT_PROXIMITY = 3;
 /** Fire farther than this (Manhattan) does not restrict a blocked person's detour. */
 export const SAFE_PROXIMITY = 3;
-/** Rounds of re-planning blocked moves before the rest STAY. */
-export const MAX_PASSES = 3;
 
 export class CongestionAwareAgent implements Agent {
   private planner: CongestionPlanner | undefined;
@@ -153,35 +150,31 @@ class CongestionPlanner {
     return bestDir;
   }
 
-  /** (b): re-plans blocked moves onto cells free after movement; STAY for the rest. */
+  /**
+   * (b): one pass of the public resolver over the plan; every move it blocks
+   * becomes an alternative move onto a cell nobody holds after movement, or
+   * STAY. No move is blocked afterwards: the moves that succeeded keep their
+   * (unchanged) chains, and an alternative's target is empty or vacated by a
+   * successful mover and claimed by nobody else.
+   */
   private avoidBlocks(n: number): void {
     const world = this.world;
     const cells = world.cells.subarray(0, n);
     const moves = this.moves.subarray(0, n);
+    const result = this.resolver.resolve(cells, moves);
+    const blocked = result.blocked;
+    let any = false;
+    for (let i = 0; i < n; i++) if (blocked[i] !== 0) any = true;
+    if (!any) return;
     const taken = this.occupied; // reused: "taken after movement" stamps
-    for (let pass = 0; ; pass++) {
-      const result = this.resolver.resolve(cells, moves);
-      let blocked = 0;
-      for (let i = 0; i < n; i++) if (result.blocked[i] !== 0) blocked++;
-      if (blocked === 0) return;
-      let changed = false;
-      if (pass < MAX_PASSES) {
-        const stamp = ++this.stamp;
-        // Evacuees mark their exit too: a successful mover still holds it this step.
-        for (let i = 0; i < n; i++) taken[result.cells[i]!] = stamp;
-        for (let i = 0; i < n; i++) {
-          if (result.blocked[i] === 0) continue;
-          const dir = this.alternative(i, cells[i]!, moves[i]!, taken, stamp);
-          if (dir === 0) continue;
-          moves[i] = dir;
-          taken[world.legalTarget(cells[i]!, dir)] = stamp;
-          changed = true;
-        }
-      }
-      if (!changed) {
-        for (let i = 0; i < n; i++) if (result.blocked[i] !== 0) moves[i] = 0;
-        return;
-      }
+    const stamp = ++this.stamp;
+    // Evacuees mark their exit too: a successful mover still holds it this step.
+    for (let i = 0; i < n; i++) taken[result.cells[i]!] = stamp;
+    for (let i = 0; i < n; i++) {
+      if (blocked[i] === 0) continue;
+      const dir = this.alternative(i, cells[i]!, moves[i]!, taken, stamp);
+      moves[i] = dir;
+      if (dir !== 0) taken[world.legalTarget(cells[i]!, dir)] = stamp;
     }
   }
 

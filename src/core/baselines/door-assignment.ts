@@ -41,6 +41,8 @@ export function doorsOf(grid: Grid): number[][] {
 export class DoorAssignment {
   /** Each door's field (the nearest-exit field itself when there is one door). */
   readonly fields: readonly ExitField[];
+  private readonly dists: readonly Int32Array[];
+  private readonly dangers: readonly Int32Array[];
   /** Each active person's door this step (person order), or NO_DOOR. */
   door = new Int32Array(16);
   private readonly doors: readonly (readonly number[])[];
@@ -63,6 +65,8 @@ export class DoorAssignment {
     this.doors = doorsOf(grid);
     const single = this.doors.length === 1;
     this.fields = this.doors.map((door) => (single ? nearest.field : new ExitField(grid, door)));
+    this.dists = this.fields.map((field) => field.dist);
+    this.dangers = this.fields.map((field) => field.danger);
     this.liveCount = new Int32Array(this.doors.length);
     this.ringStart = new Int32Array(this.doors.length);
     this.ringPtr = new Int32Array(this.doors.length);
@@ -97,7 +101,14 @@ export class DoorAssignment {
       this.keys = new Float64Array(this.door.length);
     }
     const nearestDist = this.nearest.dist;
-    const { keys, door, ring, ringStart, ringPtr, liveCount } = this;
+    const { keys, door, ring, ringStart, ringPtr, liveCount, dists, dangers } = this;
+    const people = observation.people;
+    const doorCount = liveCount.length;
+    if (doorCount === 1) {
+      // One door: nothing to choose, no queue to model.
+      for (let i = 0; i < n; i++) door[i] = nearestDist[cells[i]!] === UNREACHABLE ? NO_DOOR : 0;
+      return;
+    }
     let m = 0;
     for (let i = 0; i < n; i++) {
       const d = nearestDist[cells[i]!]!;
@@ -107,32 +118,37 @@ export class DoorAssignment {
     keys.subarray(0, m).sort();
     ring.fill(0);
     ringPtr.fill(0);
-    const people = observation.people;
     const previousDoor = this.carryPreviousDoors(observation);
+    // Expected exit step plus route danger of door g for a person on `cell`; UNREACHABLE when closed.
+    const cost = (g: number, cell: number): number => {
+      const walk = dists[g]![cell]!;
+      if (walk === UNREACHABLE || liveCount[g] === 0) return UNREACHABLE;
+      return Math.max(walk, ring[ringStart[g]! + ringPtr[g]!]! + 1) + dangers[g]![cell]!;
+    };
     for (let k = 0; k < m; k++) {
       const i = keys[k]! % INDEX_RANGE;
       const cell = cells[i]!;
       let best = NO_DOOR;
       let bestCost = 0;
       let bestWalk = 0;
-      for (let g = 0; g < liveCount.length; g++) {
-        const cost = this.cost(g, cell);
-        if (cost === UNREACHABLE) continue;
-        const walk = this.fields[g]!.dist[cell]!;
-        if (best === NO_DOOR || cost < bestCost || (cost === bestCost && walk < bestWalk)) {
+      for (let g = 0; g < doorCount; g++) {
+        const c = cost(g, cell);
+        if (c === UNREACHABLE) continue;
+        const walk = dists[g]![cell]!;
+        if (best === NO_DOOR || c < bestCost || (c === bestCost && walk < bestWalk)) {
           best = g;
-          bestCost = cost;
+          bestCost = c;
           bestWalk = walk;
         }
       }
       if (best === NO_DOOR) continue; // unreachable in practice: the nearest exit belongs to a door
       const previous = previousDoor[i]!;
       if (previous !== NO_DOOR && previous !== best) {
-        const cost = this.cost(previous, cell);
-        if (cost !== UNREACHABLE && cost <= bestCost + STICKY_MARGIN) best = previous;
+        const c = cost(previous, cell);
+        if (c !== UNREACHABLE && c <= bestCost + STICKY_MARGIN) best = previous;
       }
       const slot = ringStart[best]! + ringPtr[best]!;
-      ring[slot] = Math.max(this.fields[best]!.dist[cell]!, ring[slot]! + 1);
+      ring[slot] = Math.max(dists[best]![cell]!, ring[slot]! + 1);
       ringPtr[best] = (ringPtr[best]! + 1) % liveCount[best]!;
       door[i] = best;
     }
@@ -165,15 +181,6 @@ export class DoorAssignment {
       else this.carried[i] = this.previousDoors[j++]!;
     }
     return this.carried;
-  }
-
-  /** Expected exit step plus route danger of door `g` for a person on `cell`; UNREACHABLE when closed. */
-  private cost(g: number, cell: number): number {
-    if (this.liveCount[g] === 0) return UNREACHABLE;
-    const walk = this.fields[g]!.dist[cell]!;
-    if (walk === UNREACHABLE) return UNREACHABLE;
-    const eta = Math.max(walk, this.ring[this.ringStart[g]! + this.ringPtr[g]!]! + 1);
-    return eta + this.fields[g]!.danger[cell]!;
   }
 }
 

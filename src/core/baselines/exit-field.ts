@@ -33,6 +33,12 @@ export class ExitField {
   private fifo = new Int32Array(64);
   private fifoValue = new Int32Array(64);
   private affected = new Int32Array(64);
+  /** Pass 3 scratch: a per-cell queued mark, the deduplicated seeds and their levels, the FIFO. */
+  private readonly queued: Int32Array;
+  private readonly levelCells: Int32Array;
+  private readonly levelOf: Int32Array;
+  private readonly spread: Int32Array;
+  private mark = 0;
   private touched = new Int32Array(64);
 
   /**
@@ -49,6 +55,10 @@ export class ExitField {
     this.danger = new Int32Array(this.size).fill(UNREACHABLE);
     this.table = neighbourTable(grid);
     this.order = new Int32Array(this.size);
+    this.queued = new Int32Array(this.size);
+    this.levelCells = new Int32Array(this.size);
+    this.levelOf = new Int32Array(this.size);
+    this.spread = new Int32Array(this.size);
   }
 
   /** Recomputes the whole field. */
@@ -169,17 +179,31 @@ export class ExitField {
     }
   }
 
-  /** Pass 3: recompute danger from the seeds, passing every change downstream. */
+  /**
+   * Pass 3: recompute danger from the seeds in order of distance, passing
+   * every change downstream. Each cell is queued at most once: it is
+   * processed after all its predecessors (one level nearer), so once is enough.
+   */
   private spreadDanger(penalty: Int32Array): void {
-    const { dist, danger, table } = this;
+    const { dist, danger, table, queued, levelCells, levelOf, spread } = this;
+    const mark = ++this.mark;
     const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+    let m = 0;
+    for (let s = 0; s < keys.length; s++) {
+      const key = keys[s]!;
+      const c = key % CELL_RANGE;
+      if (queued[c] === mark) continue;
+      queued[c] = mark;
+      levelCells[m] = c;
+      levelOf[m++] = (key - c) / CELL_RANGE;
+    }
     let s = 0;
     let head = 0;
     let tail = 0;
     for (;;) {
       let c: number;
-      if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) c = keys[s++]! % CELL_RANGE;
-      else if (head < tail) c = this.fifo[head++]!;
+      if (s < m && (head === tail || levelOf[s]! <= dist[spread[head]!]!)) c = levelCells[s++]!;
+      else if (head < tail) c = spread[head++]!;
       else break;
       const d = dist[c]!;
       if (d === UNREACHABLE) continue;
@@ -196,7 +220,10 @@ export class ExitField {
       danger[c] = value;
       for (let k = c * 4, end = k + 4; k < end; k++) {
         const n = table[k]!;
-        if (n >= 0 && dist[n] === d + 1) tail = this.pushFifo(tail, n, d + 1);
+        if (n >= 0 && dist[n] === d + 1 && queued[n] !== mark) {
+          queued[n] = mark;
+          spread[tail++] = n;
+        }
       }
     }
   }

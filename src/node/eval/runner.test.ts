@@ -138,8 +138,11 @@ describe('runEvaluation', () => {
     expect(await rejection(runEvaluation(options(out, { jobs: 0, agent: MISSING_AGENT })))).toBeInstanceOf(UsageError);
     const missingDir = join(freshDir(), 'no-such-dir', 'result.json');
     expect(await rejection(runEvaluation(options(missingDir, { agent: MISSING_AGENT })))).toBeInstanceOf(OutputError);
-    // Only now is the agent opened.
+    // Only now is the agent opened, in this thread or in every worker.
     expect(await rejection(runEvaluation(options(out, { agent: MISSING_AGENT })))).toBeInstanceOf(AgentError);
+    const fromWorkers = await rejection(runEvaluation(options(out, { agent: MISSING_AGENT, jobs: 2 })));
+    expect(fromWorkers).toBeInstanceOf(AgentError);
+    expect(fromWorkers.message).toContain('cannot import agent module no_such_agent');
   });
 
   it('stops at an agent failure, keeping a valid checkpoint without the failed episode', async () => {

@@ -1,0 +1,18 @@
+import { loadSuiteDir } from '../src/node/inputs.js';
+import { tinyResultText } from '../src/core/stats/test-results.js';
+import { authenticateResult } from '../src/core/eval/authenticate.js';
+import { aggregateStatistics, statisticsSubject, statisticsText } from '../src/core/stats/aggregate.js';
+import { pairedStatistics } from '../src/core/stats/paired.js';
+const suite = loadSuiteDir('test/fixtures/suites/tiny');
+const t0 = performance.now();
+const a = await tinyResultText(suite, { modelId: 'greedy', agent: 'nearest-exit-greedy-v1', seeds: ['1', '2', '3'] });
+const b = await tinyResultText(suite, { modelId: 'random', agent: 'random-legal-v1', seeds: ['1', '2', '3'], missing: [4], failed: [7] });
+console.log('run', performance.now() - t0);
+const sa = statisticsSubject(authenticateResult(a, 'a', suite));
+const sb = statisticsSubject(authenticateResult(b, 'b', suite));
+for (const e of sa.committed) console.log(e.index, JSON.stringify(e.metrics));
+const t1 = performance.now();
+const agg = aggregateStatistics(sa);
+console.log(statisticsText(agg));
+console.log(statisticsText(pairedStatistics(sa, sb)));
+console.log('stats', performance.now() - t1);

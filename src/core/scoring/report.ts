@@ -1,0 +1,343 @@
+/**
+ * The score report (scoring-v1.0.md sections 6, 7 and 10; evaluation.md
+ * section 5): the aggregation of the per-episode evidence into the EMBER
+ * Score, its interval, components with coverage, families, tail,
+ * zero-score causes, severe counts, people totals and the mandatory
+ * congestion diagnostics.
+ *
+ * Every aggregate is a function of the evidence alone (aggregateScoreReport),
+ * so the report reader recomputes all of it from the episode list and
+ * rejects a report whose aggregates differ. Numbers are exact: integers,
+ * the decimal strings of the episode values, "num/den" fractions for every
+ * mean; rounding happens only in the summary text.
+ *
+ * Aggregation (section 6): an episode's value is the mean over its trials;
+ * a scenario's the mean over its applicable episodes; a primary family's the
+ * mean over its scenarios; the EMBER Score the mean over families.
+ * Components, Safety and Quality use the same hierarchy over the
+ * episode-trials where they are defined (an episode's value is the mean over
+ * its trials that define it), with coverage defined / total over the
+ * applicable episode-trials. Not-applicable episodes (M* = 0) are left out
+ * of everything, for every model.
+ *
+ * Totals, severe counts and congestion diagnostics pool the applicable
+ * episode-trials with an authenticated result (scored and catastrophic):
+ * failed trials have no trajectory, and a catastrophic trial's losses are
+ * the ones a reader most needs to see, so "scored episode-trials" in
+ * section 6 is read as "scored or catastrophic" here (docs/scoring.md).
+ */
+
+import { ValidationError } from '../errors.js';
+import { fileDigest, sha256Bytes, sha256Hex } from '../hash.js';
+import { canonicalJson, type JsonObject } from '../json/canonical.js';
+import { bootstrapInterval } from '../stats/bootstrap.js';
+import { buildHierarchy, familyBalancedMean, familyMeans, microMean, scenarioBalancedMean, scenarioMeans, type Hierarchy, type HierarchyUnit } from '../stats/hierarchy.js';
+import { quantile } from '../stats/quantile.js';
+import { Rational, mean } from '../stats/rational.js';
+import { BENCHMARK_VERSIONS } from '../versions.js';
+import { SCORING_CONSTANTS_DIGEST } from './constants.js';
+import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS, type ComponentName, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
+
+export const SCORING_VERSION: string = BENCHMARK_VERSIONS.scoring_version;
+export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
+
+/** What the score is computed against: a bare suite (unofficial) or an environment pack. */
+export type TargetEvidence = { readonly kind: 'suite' } | { readonly kind: 'pack'; readonly pack_id: string; readonly pack_digest: string };
+
+export interface TrialEvidence {
+  readonly trial: number;
+  /** fileDigest of the evaluation result of this trial. */
+  readonly result_digest: string;
+  readonly committed_episodes: number;
+  /** Declared failures (the result's and the --failures file's, merged). */
+  readonly declared_failures: number;
+  /** Scheduled episodes with neither a result nor a declaration. */
+  readonly missing_episodes: number;
+}
+
+/** The part of a report that the aggregation does not compute: identity and inputs. */
+export interface ScoreReportHeader {
+  readonly constants_digest: string;
+  readonly manifest_hash: string;
+  readonly model_id: string;
+  readonly resamples: number;
+  readonly scoring_version: string;
+  readonly statistics_version: string;
+  readonly suite: { readonly suite_hash: string; readonly suite_id: string; readonly suite_version: string };
+  readonly target: TargetEvidence;
+  readonly trials: readonly TrialEvidence[];
+}
+
+export interface Coverage {
+  /** The hierarchy mean over the episode-trials where defined; null when none is. */
+  readonly mean: string | null;
+  readonly defined: number;
+  readonly total: number;
+}
+
+export interface PeopleTotals {
+  readonly escapable: number;
+  readonly evacuated: number;
+  readonly avoidable_casualties: number;
+  readonly avoidable_stranded: number;
+  readonly unavoidable_losses: number;
+}
+
+export type PeopleTotalsPerTrial = { readonly [K in keyof PeopleTotals]: string };
+
+export interface ScoreReport extends ScoreReportHeader {
+  /** True only against an environment pack whose manifest is the results' manifest. */
+  readonly official: boolean;
+  /** The EMBER Score: the family-balanced mean ("num/den"); null when no episode is applicable. */
+  readonly score: string | null;
+  /** The 95% interval; null with fewer than 5 applicable episodes. `seed` is the hex seed32 of the bootstrap stream. */
+  readonly interval: { readonly lower: string; readonly upper: string; readonly seed: string } | null;
+  readonly means: { readonly family_balanced: string | null; readonly scenario_balanced: string | null; readonly micro: string | null };
+  readonly safety: Coverage;
+  readonly quality: Coverage;
+  readonly components: { readonly [K in ComponentName]: Coverage };
+  /** In the order of first appearance in the manifest. */
+  readonly families: readonly { readonly family: string; readonly score: string; readonly scenarios: number }[];
+  readonly scenarios: readonly { readonly scenario_id: string; readonly primary_family: string; readonly score: string; readonly applicable_episodes: number }[];
+  readonly tail: {
+    readonly median_scenario: string | null;
+    readonly worst_scenario: { readonly scenario_id: string; readonly score: string } | null;
+    readonly p10_episode: string | null;
+    readonly cvar10: string | null;
+    /** ceil(n / 10): how many of the lowest episode scores CVaR10 averages. */
+    readonly cvar10_episodes: number;
+  };
+  readonly episode_trials: {
+    readonly total: number;
+    readonly applicable: number;
+    readonly not_applicable: number;
+    readonly scored: number;
+    readonly catastrophic: number;
+    readonly failed: number;
+  };
+  /** Applicable episode-trials that score 0 by their status: catastrophic and each failure kind. */
+  readonly zero_score: { readonly [K in 'catastrophic' | EpisodeFailureKind | 'total']: number };
+  readonly robustness: { readonly severe_episode_trials: { readonly [K in QualityComponentName]: number } };
+  readonly totals: { readonly all: PeopleTotals; readonly per_trial: PeopleTotalsPerTrial; readonly by_trial: readonly PeopleTotals[] };
+  readonly diagnostics: { readonly congestion: CongestionDiagnostics };
+  readonly episodes: readonly EpisodeEvidence[];
+}
+
+/** Pooled over the authenticated applicable episode-trials; never a score input. */
+export interface CongestionDiagnostics {
+  readonly moves_attempted: number;
+  readonly blocked_moves: number;
+  /** blocked / attempted; null when no move was attempted. */
+  readonly block_rate: string | null;
+  readonly contested_cell_steps: number;
+  readonly contested_cell_steps_per_trial: string;
+  readonly hotspot_cells: number;
+  readonly hotspot_cells_per_trial: string;
+  /** The largest number of contested cells in one step of any episode-trial. */
+  readonly peak_contested_cells: number;
+  /** Evacuations per exit-step inside the exits' windows, pooled; null without an evacuation. */
+  readonly exit_throughput: string | null;
+}
+
+const fraction = (r: Rational | null): string | null => (r === null ? null : r.toFraction());
+
+/** Trials with an authenticated applicable result: the population of totals, severe counts and diagnostics. */
+function authenticatedApplicable(episodes: readonly EpisodeEvidence[]): EpisodeTrialEvidence[] {
+  return episodes.filter((e) => e.applicable).flatMap((e) => e.trials.filter((t) => t.status === 'scored' || t.status === 'catastrophic'));
+}
+
+/** The hierarchy of a per-trial value: each applicable episode's mean over the trials that define it. */
+function hierarchyOf(episodes: readonly EpisodeEvidence[], value: (t: EpisodeTrialEvidence) => string | null): { h: Hierarchy; defined: number } {
+  let defined = 0;
+  const units: HierarchyUnit[] = episodes.map((e) => {
+    if (!e.applicable) return { family: e.primary_family, scenarioId: e.scenario_id, value: null };
+    const values = e.trials.map(value).filter((v): v is string => v !== null);
+    defined += values.length;
+    return { family: e.primary_family, scenarioId: e.scenario_id, value: values.length === 0 ? null : mean(values.map((v) => Rational.parse(v))) };
+  });
+  return { h: buildHierarchy(units), defined };
+}
+
+function coverage(episodes: readonly EpisodeEvidence[], total: number, value: (t: EpisodeTrialEvidence) => string | null): Coverage {
+  const { h, defined } = hierarchyOf(episodes, value);
+  return { mean: fraction(familyBalancedMean(h)), defined, total };
+}
+
+/** Manifest order of first appearance. */
+function firstAppearance<T>(items: readonly T[], key: (item: T) => string, order: readonly string[]): T[] {
+  const rank = new Map<string, number>();
+  order.forEach((k) => rank.has(k) || rank.set(k, rank.size));
+  return items.slice().sort((a, b) => rank.get(key(a))! - rank.get(key(b))!);
+}
+
+/**
+ * The object whose canonical JSON's SHA-256 seeds the bootstrap stream
+ * (scoring-v1.0.md section 7): the scoring version, the constants digest,
+ * the manifest hash, the model ID and every scheduled episode's exact score
+ * ("num/den", the mean over trials) in manifest order, null for a
+ * not-applicable episode.
+ */
+export function bootstrapSeedObject(header: ScoreReportHeader, episodes: readonly EpisodeEvidence[]): JsonObject {
+  return {
+    constants_digest: header.constants_digest,
+    episode_scores: episodes.map((e) => e.score),
+    manifest_hash: header.manifest_hash,
+    model_id: header.model_id,
+    scoring_version: header.scoring_version,
+  };
+}
+
+function tailOf(h: Hierarchy, order: readonly string[]): ScoreReport['tail'] {
+  const scenarios = firstAppearance(scenarioMeans(h), (s) => s.scenarioId, order);
+  const episodeScores = h.flatMap((f) => f.scenarios.flatMap((s) => s.values));
+  if (scenarios.length === 0) return { median_scenario: null, worst_scenario: null, p10_episode: null, cvar10: null, cvar10_episodes: 0 };
+  let worst = scenarios[0]!;
+  for (const s of scenarios) if (s.mean.cmp(worst.mean) < 0) worst = s;
+  const lowest = episodeScores.slice().sort((a, b) => a.cmp(b));
+  const count = Math.ceil(lowest.length / 10);
+  return {
+    median_scenario: quantile(scenarios.map((s) => s.mean), Rational.of(1n, 2n)).toFraction(),
+    worst_scenario: { scenario_id: worst.scenarioId, score: worst.mean.toFraction() },
+    p10_episode: quantile(episodeScores, Rational.of(1n, 10n)).toFraction(),
+    cvar10: mean(lowest.slice(0, count)).toFraction(),
+    cvar10_episodes: count,
+  };
+}
+
+const ZERO_TOTALS: PeopleTotals = { escapable: 0, evacuated: 0, avoidable_casualties: 0, avoidable_stranded: 0, unavoidable_losses: 0 };
+
+function addPeople(sum: PeopleTotals, t: EpisodeTrialEvidence): PeopleTotals {
+  const p = t.people!;
+  return {
+    escapable: sum.escapable + t.references!.max_evacuated,
+    evacuated: sum.evacuated + p.evacuated,
+    avoidable_casualties: sum.avoidable_casualties + p.avoidable_casualties,
+    avoidable_stranded: sum.avoidable_stranded + p.avoidable_stranded,
+    unavoidable_losses: sum.unavoidable_losses + p.unavoidable_casualty_ids.length + p.unavoidable_stranded_ids.length,
+  };
+}
+
+function totalsOf(episodes: readonly EpisodeEvidence[], trials: number): ScoreReport['totals'] {
+  const byTrial = Array.from({ length: trials }, () => ZERO_TOTALS);
+  for (const t of authenticatedApplicable(episodes)) byTrial[t.trial] = addPeople(byTrial[t.trial]!, t);
+  const all = byTrial.reduce((sum, t) => ({
+    escapable: sum.escapable + t.escapable,
+    evacuated: sum.evacuated + t.evacuated,
+    avoidable_casualties: sum.avoidable_casualties + t.avoidable_casualties,
+    avoidable_stranded: sum.avoidable_stranded + t.avoidable_stranded,
+    unavoidable_losses: sum.unavoidable_losses + t.unavoidable_losses,
+  }), ZERO_TOTALS);
+  const perTrial = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Rational.of(v, trials).toFraction()])) as PeopleTotalsPerTrial;
+  return { all, per_trial: perTrial, by_trial: byTrial };
+}
+
+function congestionOf(episodes: readonly EpisodeEvidence[], trials: number): CongestionDiagnostics {
+  let attempted = 0;
+  let blocked = 0;
+  let contested = 0;
+  let hotspots = 0;
+  let peak = 0;
+  let evacuations = 0;
+  let windows = 0;
+  for (const t of authenticatedApplicable(episodes)) {
+    const c = t.congestion!;
+    attempted += c.moves_attempted;
+    blocked += c.blocked_moves;
+    contested += c.contested_cell_steps;
+    hotspots += c.hotspot_cells;
+    peak = Math.max(peak, c.peak_contested_cells);
+    evacuations += c.exit_evacuations;
+    windows += c.exit_window_steps;
+  }
+  return {
+    moves_attempted: attempted,
+    blocked_moves: blocked,
+    block_rate: attempted === 0 ? null : Rational.of(blocked, attempted).toFraction(),
+    contested_cell_steps: contested,
+    contested_cell_steps_per_trial: Rational.of(contested, trials).toFraction(),
+    hotspot_cells: hotspots,
+    hotspot_cells_per_trial: Rational.of(hotspots, trials).toFraction(),
+    peak_contested_cells: peak,
+    exit_throughput: windows === 0 ? null : Rational.of(evacuations, windows).toFraction(),
+  };
+}
+
+function countsOf(episodes: readonly EpisodeEvidence[]): Pick<ScoreReport, 'episode_trials' | 'zero_score' | 'robustness'> {
+  const all = episodes.flatMap((e) => e.trials);
+  const applicable = episodes.filter((e) => e.applicable).flatMap((e) => e.trials);
+  const status = (s: EpisodeTrialEvidence['status']) => applicable.filter((t) => t.status === s).length;
+  const failures = Object.fromEntries(
+    EPISODE_FAILURE_KINDS.map((kind) => [kind, applicable.filter((t) => t.status === 'failed' && t.failure!.kind === kind).length]),
+  ) as { [K in EpisodeFailureKind]: number };
+  const catastrophic = status('catastrophic');
+  const failed = status('failed');
+  const severe = Object.fromEntries(
+    QUALITY_COMPONENTS.map((k) => [k, authenticatedApplicable(episodes).filter((t) => t.breakdown!.severe.includes(k)).length]),
+  ) as { [K in QualityComponentName]: number };
+  return {
+    episode_trials: {
+      total: all.length,
+      applicable: applicable.length,
+      not_applicable: all.length - applicable.length,
+      scored: status('scored'),
+      catastrophic,
+      failed,
+    },
+    zero_score: { catastrophic, ...failures, total: catastrophic + failed },
+    robustness: { severe_episode_trials: severe },
+  };
+}
+
+/**
+ * Every aggregate of the report from its header and evidence. The caller
+ * (buildScoreReport or the report reader) has validated the evidence.
+ */
+export function aggregateScoreReport(header: ScoreReportHeader, episodes: readonly EpisodeEvidence[]): ScoreReport {
+  const trials = header.trials.length;
+  if (trials === 0) throw new ValidationError('a score report needs at least one trial');
+  const order = episodes.map((e) => e.scenario_id);
+  const familyOrder = episodes.map((e) => e.primary_family);
+  const { h } = hierarchyOf(episodes, (t) => t.score);
+  const score = familyBalancedMean(h);
+  const counts = countsOf(episodes);
+  const total = counts.episode_trials.applicable;
+  const seed = sha256Bytes(canonicalJson(bootstrapSeedObject(header, episodes)));
+  const interval = bootstrapInterval(h, seed, header.resamples);
+  const components = Object.fromEntries(COMPONENTS.map((k) => [k, coverage(episodes, total, (t) => t.breakdown?.components[k] ?? null)])) as ScoreReport['components'];
+  const scenarioCount = new Map<string, number>();
+  for (const f of h) scenarioCount.set(f.family, f.scenarios.length);
+  return {
+    ...header,
+    official: header.target.kind === 'pack',
+    score: fraction(score),
+    interval: interval === null ? null : { lower: interval.lower.toFraction(), upper: interval.upper.toFraction(), seed: sha256Hex(canonicalJson(bootstrapSeedObject(header, episodes))) },
+    means: { family_balanced: fraction(score), scenario_balanced: fraction(scenarioBalancedMean(h)), micro: fraction(microMean(h)) },
+    safety: coverage(episodes, total, (t) => t.breakdown?.safety ?? null),
+    quality: coverage(episodes, total, (t) => t.breakdown?.quality ?? null),
+    components,
+    families: firstAppearance(familyMeans(h), (f) => f.family, familyOrder).map((f) => ({ family: f.family, score: f.mean.toFraction(), scenarios: scenarioCount.get(f.family)! })),
+    scenarios: firstAppearance(scenarioMeans(h), (s) => s.scenarioId, order).map((s) => ({
+      scenario_id: s.scenarioId,
+      primary_family: s.family,
+      score: s.mean.toFraction(),
+      applicable_episodes: episodes.filter((e) => e.applicable && e.scenario_id === s.scenarioId).length,
+    })),
+    tail: tailOf(h, order),
+    ...counts,
+    totals: totalsOf(episodes, trials),
+    diagnostics: { congestion: congestionOf(episodes, trials) },
+    episodes,
+  };
+}
+
+/** The report file text: canonical JSON plus one LF. */
+export function scoreReportText(report: ScoreReport): string {
+  return canonicalJson(report as unknown as JsonObject) + '\n';
+}
+
+/** The report digest: SHA-256 of the file text without its final LF. */
+export function scoreReportDigest(text: string): string {
+  return fileDigest(text);
+}
+
+export { SCORING_CONSTANTS_DIGEST };

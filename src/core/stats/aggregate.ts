@@ -1,0 +1,285 @@
+/**
+ * Aggregate statistics of one evaluation result (statistics_version 1.0;
+ * evaluation.md section 6, cli-v1.0.md "statistics aggregate",
+ * docs/statistics.md).
+ *
+ * For every metric of STATISTICS_METRICS: the per-episode values of the
+ * committed episodes (null where the metric is undefined), aggregated with
+ * the scoring hierarchy (scoring-v1.0.md section 6: family-balanced
+ * headline, per family, per scenario, scenario-balanced, micro) and the 95%
+ * stratified bootstrap interval (section 7). Everything is exact: values
+ * and means are Rationals, written as "num/den".
+ *
+ * Failed and missing episodes have no metrics, so they are not in any mean;
+ * the artifact reports the scheduled, committed and failed counts instead.
+ * This module also holds what the paired comparison (paired.ts) shares:
+ * the metric list, the statistics subject, the hierarchy summary and the
+ * interval.
+ */
+
+import type { AuthenticatedResult } from '../eval/authenticate.js';
+import { ValidationError } from '../errors.js';
+import { fileDigest, sha256Bytes } from '../hash.js';
+import { canonicalJson, type CanonicalInput } from '../json/canonical.js';
+import type { EpisodeMetrics } from '../metrics/metrics.js';
+import { BENCHMARK_VERSIONS } from '../versions.js';
+import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, bootstrapInterval, type Interval } from './bootstrap.js';
+import {
+  buildHierarchy,
+  episodeCount,
+  familyBalancedMean,
+  familyMeans,
+  microMean,
+  scenarioBalancedMean,
+  scenarioMeans,
+  type Hierarchy,
+} from './hierarchy.js';
+import { Rational } from './rational.js';
+
+export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
+
+// ---------------------------------------------------------------------------
+// Metrics
+
+export interface StatisticsMetric {
+  /** The key in the artifact's `metrics` object and in the bootstrap seed. */
+  readonly name: string;
+  /** One line: what the per-episode value is and when it is undefined. */
+  readonly description: string;
+  /** The exact per-episode value, or null when it is undefined for this episode. */
+  readonly value: (m: EpisodeMetrics) => Rational | null;
+}
+
+const fractionValue = (text: string | null): Rational | null => (text === null ? null : Rational.parse(text));
+const ratioValue = (num: number, den: number): Rational | null => (den === 0 ? null : Rational.of(num, den));
+const countValue = (n: number): Rational => Rational.of(n);
+
+/**
+ * Every numeric per-episode metric that means something as a mean over
+ * episodes (metrics_version 1.0 and crowd_diagnostics_version 1.0). Raw
+ * outcome counts are given as rates, since populations differ between
+ * scenarios; min_fire_distance and evacuation_steps.max are left out (a mean
+ * of per-episode extremes says little). The order is the documentation
+ * order; the artifact's keys are sorted anyway.
+ */
+export const STATISTICS_METRICS: readonly StatisticsMetric[] = [
+  { name: 'evacuation_rate', description: 'evacuated / population', value: (m) => fractionValue(m.evacuation_rate) },
+  { name: 'casualty_rate', description: 'casualties / population', value: (m) => ratioValue(m.casualties, m.population) },
+  { name: 'stranded_rate', description: 'stranded / population', value: (m) => ratioValue(m.stranded, m.population) },
+  {
+    name: 'evacuation_steps_mean',
+    description: 'evacuation_steps.mean: the mean evacuation step of evacuees; undefined with no evacuee',
+    value: (m) => fractionValue(m.evacuation_steps.mean),
+  },
+  {
+    name: 'congestion_block_rate',
+    description: 'blocked moves / attempted moves; undefined when no move was attempted',
+    value: (m) => fractionValue(m.congestion_block_rate),
+  },
+  {
+    name: 'fire_exposure_per_person',
+    description: 'fire_exposure / population: danger-zone person-states per person',
+    value: (m) => ratioValue(m.fire_exposure, m.population),
+  },
+  {
+    name: 'path_efficiency',
+    description: 'path_efficiency.ratio: static shortest distance / moves of evacuees; undefined with no evacuee',
+    value: (m) => fractionValue(m.path_efficiency.ratio),
+  },
+  {
+    name: 'exit_throughput',
+    description: 'crowd.exit_throughput: evacuations per exit-step in the exit windows; undefined with no evacuee',
+    value: (m) => fractionValue(m.crowd.exit_throughput),
+  },
+  { name: 'contested_cell_steps', description: 'crowd.contested_cell_steps', value: (m) => countValue(m.crowd.contested_cell_steps) },
+  { name: 'hotspot_cells', description: 'crowd.hotspot_cells', value: (m) => countValue(m.crowd.hotspot_cells) },
+  { name: 'peak_contested_cells', description: 'crowd.peak_contested_cells', value: (m) => countValue(m.crowd.peak_contested_cells) },
+];
+
+// ---------------------------------------------------------------------------
+// The subject: what the statistics read from an authenticated result
+
+export interface ScheduledEpisode {
+  readonly scenario_id: string;
+  readonly primary_family: string;
+}
+
+export interface CommittedEpisode {
+  /** The manifest index. */
+  readonly index: number;
+  readonly metrics: EpisodeMetrics;
+}
+
+export interface StatisticsSubject {
+  readonly modelId: string;
+  readonly manifestHash: string;
+  /** fileDigest of the result file. */
+  readonly resultDigest: string;
+  /** The manifest's episodes in index order. */
+  readonly schedule: readonly ScheduledEpisode[];
+  /** The committed episodes in strictly increasing index order. */
+  readonly committed: readonly CommittedEpisode[];
+  /** The number of declared failures. */
+  readonly failed: number;
+}
+
+/** The subject of an authenticated result (authenticateResult has checked every value). */
+export function statisticsSubject(auth: AuthenticatedResult): StatisticsSubject {
+  return {
+    modelId: auth.result.model_id,
+    manifestHash: auth.manifestHash,
+    resultDigest: auth.digest,
+    schedule: auth.result.manifest.episodes,
+    committed: auth.episodes,
+    failed: auth.failures.length,
+  };
+}
+
+/** A statistics input error (exit 3): a subject that no authenticated result gives. */
+export function checkSubject(subject: StatisticsSubject, what: string): void {
+  const scheduled = subject.schedule.length;
+  subject.committed.forEach(({ index }, i) => {
+    const previous = subject.committed[i - 1]?.index;
+    if (!Number.isSafeInteger(index) || index < 0 || index >= scheduled || (previous !== undefined && index <= previous)) {
+      throw new ValidationError(`${what}: committed episode ${i} has index ${index}; indices must increase and be scheduled (0..${scheduled - 1})`);
+    }
+  });
+  if (!Number.isSafeInteger(subject.failed) || subject.failed < 0 || subject.committed.length + subject.failed > scheduled) {
+    throw new ValidationError(`${what}: ${subject.failed} failed and ${subject.committed.length} committed episodes exceed the ${scheduled} scheduled`);
+  }
+}
+
+/** One value per scheduled episode, in manifest order: null where the episode is not committed or the metric is undefined. */
+export function scheduleValues(subject: StatisticsSubject, metric: StatisticsMetric): (Rational | null)[] {
+  const values: (Rational | null)[] = new Array<Rational | null>(subject.schedule.length).fill(null);
+  for (const episode of subject.committed) values[episode.index] = metric.value(episode.metrics);
+  return values;
+}
+
+/** The hierarchy of per-episode values given in manifest order (nulls left out). */
+export function hierarchyOf(schedule: readonly ScheduledEpisode[], values: readonly (Rational | null)[]): Hierarchy {
+  return buildHierarchy(schedule.map((e, i) => ({ family: e.primary_family, scenarioId: e.scenario_id, value: values[i] ?? null })));
+}
+
+/** The exact values of a seed: "num/den" strings and nulls, in manifest order. */
+export function seedValues(values: readonly (Rational | null)[]): (string | null)[] {
+  return values.map((v) => (v === null ? null : v.toFraction()));
+}
+
+/**
+ * The bootstrap seed of one aggregate metric: SHA-256 of the canonical JSON
+ * {"manifest_hash", "metric", "model_id", "statistics_version", "values"},
+ * values as in scheduleValues.
+ */
+export function aggregateSeed(subject: StatisticsSubject, metric: string, values: readonly (Rational | null)[]): Uint8Array {
+  return sha256Bytes(
+    canonicalJson({
+      manifest_hash: subject.manifestHash,
+      metric,
+      model_id: subject.modelId,
+      statistics_version: STATISTICS_VERSION,
+      values: seedValues(values),
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Shared pieces of both artifacts
+
+/** A resample count a caller may pass: an integer in [1, MAX_RESAMPLES]. */
+export function checkResamples(resamples: number): void {
+  if (!Number.isSafeInteger(resamples) || resamples < 1 || resamples > MAX_RESAMPLES) {
+    throw new RangeError(`resamples must be an integer in [1, ${MAX_RESAMPLES}], got ${resamples}`);
+  }
+}
+
+/**
+ * The 95% interval: null with fewer than MIN_INTERVAL_EPISODES defined
+ * values. When every value is equal, every resample statistic is that value,
+ * so the interval is [v, v] without drawing (the same result, much faster).
+ * `resamples` undefined leaves the library default to bootstrapInterval.
+ */
+export function metricInterval(h: Hierarchy, seed32: Uint8Array, resamples: number | undefined): Interval | null {
+  if (episodeCount(h) < MIN_INTERVAL_EPISODES) return null;
+  const first = h[0]!.scenarios[0]!.values[0]!;
+  if (h.every((f) => f.scenarios.every((s) => s.values.every((v) => v.eq(first))))) return { lower: first, upper: first };
+  return resamples === undefined ? bootstrapInterval(h, seed32) : bootstrapInterval(h, seed32, resamples);
+}
+
+export type Coverage = { readonly defined: number; readonly total: number };
+export type IntervalJson = { readonly lower: string; readonly upper: string };
+
+export function intervalJson(interval: Interval | null): IntervalJson | null {
+  return interval === null ? null : { lower: interval.lower.toFraction(), upper: interval.upper.toFraction() };
+}
+
+export const fractionOrNull = (r: Rational | null): string | null => (r === null ? null : r.toFraction());
+
+/** The artifact file text: canonical JSON plus one LF. */
+export function statisticsText(artifact: CanonicalInput): string {
+  return canonicalJson(artifact) + '\n';
+}
+
+/** The artifact digest: SHA-256 of the file text without its final LF. */
+export function statisticsDigest(text: string): string {
+  return fileDigest(text);
+}
+
+// ---------------------------------------------------------------------------
+// The aggregate artifact
+
+export type AggregateMetric = {
+  readonly coverage: Coverage;
+  readonly family_balanced: string | null;
+  readonly scenario_balanced: string | null;
+  readonly micro: string | null;
+  readonly families: readonly { readonly family: string; readonly mean: string }[];
+  readonly scenarios: readonly { readonly scenario_id: string; readonly family: string; readonly mean: string }[];
+  readonly interval: IntervalJson | null;
+};
+
+export type AggregateStatistics = {
+  readonly statistics_version: string;
+  readonly kind: 'aggregate';
+  readonly model_id: string;
+  readonly manifest_hash: string;
+  readonly result_digest: string;
+  readonly resamples: number;
+  readonly episodes: { readonly scheduled: number; readonly committed: number; readonly failed: number };
+  readonly metrics: { readonly [name: string]: AggregateMetric };
+};
+
+function aggregateMetric(subject: StatisticsSubject, metric: StatisticsMetric, resamples: number | undefined): AggregateMetric {
+  const values = scheduleValues(subject, metric);
+  const h = hierarchyOf(subject.schedule, values);
+  return {
+    coverage: { defined: episodeCount(h), total: subject.committed.length },
+    family_balanced: fractionOrNull(familyBalancedMean(h)),
+    scenario_balanced: fractionOrNull(scenarioBalancedMean(h)),
+    micro: fractionOrNull(microMean(h)),
+    families: familyMeans(h).map((f) => ({ family: f.family, mean: f.mean.toFraction() })),
+    scenarios: scenarioMeans(h).map((s) => ({ scenario_id: s.scenarioId, family: s.family, mean: s.mean.toFraction() })),
+    interval: intervalJson(metricInterval(h, aggregateSeed(subject, metric.name, values), resamples)),
+  };
+}
+
+/**
+ * The aggregate statistics of one result. Without `resamples` the library
+ * default (DEFAULT_RESAMPLES) is used; a bad count is a RangeError.
+ */
+export function aggregateStatistics(subject: StatisticsSubject, resamples?: number): AggregateStatistics {
+  if (resamples !== undefined) checkResamples(resamples);
+  checkSubject(subject, 'statistics input');
+  const metrics: { [name: string]: AggregateMetric } = {};
+  for (const metric of STATISTICS_METRICS) metrics[metric.name] = aggregateMetric(subject, metric, resamples);
+  return {
+    statistics_version: STATISTICS_VERSION,
+    kind: 'aggregate',
+    model_id: subject.modelId,
+    manifest_hash: subject.manifestHash,
+    result_digest: subject.resultDigest,
+    resamples: resamples ?? DEFAULT_RESAMPLES,
+    episodes: { scheduled: subject.schedule.length, committed: subject.committed.length, failed: subject.failed },
+    metrics,
+  };
+}
