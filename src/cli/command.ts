@@ -30,6 +30,12 @@ export type Report = { readonly [key: string]: CanonicalInput };
 
 export interface CommandContext {
   readonly io: CliIO;
+  /**
+   * Replaces the human-mode `key: value` list with this text (it must end
+   * with a line break); --json output is unchanged. `score` uses it for the
+   * summary of scoring-v1.0.md section 10.
+   */
+  readonly setHumanText?: (text: string) => void;
 }
 
 export interface CommandSpec {

@@ -37,11 +37,12 @@ export async function main(argv: readonly string[], io: CliIO, options: MainOpti
         return 0;
       case 'run': {
         mode = { json: outcome.args.flag('json'), debug: outcome.args.flag('debug') };
-        const report = await outcome.command.run(outcome.args, { io });
+        let humanText: string | undefined;
+        const report = await outcome.command.run(outcome.args, { io, setHumanText: (text) => void (humanText = text) });
         const full = { command: outcome.command.words.join(' '), ...report };
         // Formatted before anything is printed: a report that cannot be
         // written is an internal error with stdout still empty.
-        const text = mode.json ? jsonReport(full) : humanReport(full);
+        const text = mode.json ? jsonReport(full) : (humanText ?? humanReport(full));
         io.stdout(text);
         return 0;
       }

@@ -5,10 +5,14 @@
  */
 
 import type { CommandModule } from './command.js';
+import { leaderboardModule, scoreCompareModule } from './commands/compare.js';
 import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
+import { operationalModule } from './commands/operational.js';
+import { packModule } from './commands/pack.js';
 import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
+import { scoreModule, scoringModule } from './commands/score.js';
 import { statisticsModule } from './commands/statistics.js';
 import { suiteModule } from './commands/suite.js';
 import { versionModule } from './commands/version.js';
@@ -23,7 +27,13 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   episodeModule,
   replayModule,
   statisticsModule,
-  // score, leaderboard, scoring, pack, serve
+  scoreModule,
+  scoreCompareModule,
+  leaderboardModule,
+  scoringModule,
+  packModule,
+  operationalModule,
+  // serve
 ];
 
 let tree: CommandNode | undefined;

@@ -4,17 +4,20 @@
  *
  * (a) It spreads people over the doors by expected queue (DoorAssignment):
  *     each person follows the shortest non-burning route to its own door.
- * (b) It avoids contested cells. Planned moves prefer, among equally good
- *     cells, one that no earlier person (who would win the conflict) has
- *     claimed. The plan then goes through the public resolver
- *     (MovementResolver, which MovePredictor wraps; used directly on typed
- *     arrays so that no per-person objects are made); a person it blocks
- *     tries another legal move onto a cell nobody holds after movement:
- *     onto an exit, one step closer to its door, one step closer to any exit,
- *     a sidestep that keeps its distance and is not beside the fire, or,
- *     within distance RETREAT_PROXIMITY of the fire, a step away from it
- *     (waiting in a queue beside the fire is how crowds die); failing that
- *     it STAYs. So the agent emits no blocked move at all.
+ * (b) It avoids contested cells. The plan hands each target cell to one
+ *     person only, in person order (the order in which the resolver settles
+ *     conflicts), so no two planned moves contest a cell; a person whose
+ *     every step forward is taken waits. The plan then goes through the
+ *     public resolver (MovementResolver, which MovePredictor wraps; used
+ *     directly on typed arrays so that no per-person objects are made). A
+ *     person it blocks (behind someone who waits) tries another legal move
+ *     onto a cell nobody holds after movement: onto an exit, one step closer
+ *     to its door, one step closer to any exit, a sidestep that keeps its
+ *     distance and is not beside the fire, or, within distance
+ *     RETREAT_PROXIMITY of the fire, a step away from it (waiting in a queue
+ *     beside the fire is how crowds die); failing that it STAYs. So the agent
+ *     emits no blocked move at all, and adv-block-scrub finds nothing to
+ *     scrub in it.
  *
  * It weighs fire danger further out than fire-aware-shortest-path-v1
  * (CONGESTION_DANGER: Manhattan distances 1 to 5 from the fire), because a
@@ -22,8 +25,8 @@
  * People with no route to any exit step away from the fire when they are
  * within distance 2 of it and a neighbour is farther, else STAY.
  *
- * Per step the cost is O(people) plus, when the fire changed, O(cells) per
- * door (at most MAX_DOORS doors).
+ * Per step the cost is O(people log people) plus, when the fire changed, the
+ * repair of one field per door (at most MAX_DOORS; O(cells) each at worst).
  */
 
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';

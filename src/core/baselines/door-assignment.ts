@@ -16,11 +16,11 @@
  */
 
 import type { Observation } from '../sim/observation.js';
+import type { Grid } from '../world/grid.js';
 import { UNREACHABLE, exitGroups } from './distance-fields.js';
 import { ExitField } from './exit-field.js';
 import type { FireAwareField } from './fire-aware-shortest-path.js';
 import type { ObservedWorld } from './observed-world.js';
-import type { Grid } from '../world/grid.js';
 
 /** Above this many doors every person heads for the nearest exit (one field instead of one per door). */
 export const MAX_DOORS = 8;
@@ -28,9 +28,6 @@ export const MAX_DOORS = 8;
 export const STICKY_MARGIN = 1;
 /** A person with no route to any exit. */
 export const NO_DOOR = -1;
-
-/** Sort keys pack (distance, person index) exactly into one double (integers below 2^53). */
-const INDEX_RANGE = 0x100000;
 
 /** The doors of a grid: its exit groups, or all exits as one door when there are more than MAX_DOORS groups. */
 export function doorsOf(grid: Grid): number[][] {
@@ -54,7 +51,9 @@ export class DoorAssignment {
   private readonly previousIds: string[] = [];
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
-  private keys = new Float64Array(16);
+  private order = new Int32Array(16);
+  /** Counting-sort buckets, one per distance (distances are below the cell count). */
+  private readonly counts: Int32Array;
 
   /** `nearest` must keep its route danger when there is one door (doorsOf(grid).length === 1). */
   constructor(
@@ -76,6 +75,7 @@ export class DoorAssignment {
       offset += door.length;
     });
     this.ring = new Int32Array(offset);
+    this.counts = new Int32Array(world.size + 2);
   }
 
   /** Brings the door fields up to date after the fire changed (call after `nearest.refresh()`). */
@@ -98,10 +98,10 @@ export class DoorAssignment {
     const { cells, personCount: n } = this.world;
     if (this.door.length < n) {
       this.door = new Int32Array(Math.max(n, this.door.length * 2));
-      this.keys = new Float64Array(this.door.length);
+      this.order = new Int32Array(this.door.length);
     }
     const nearestDist = this.nearest.dist;
-    const { keys, door, ring, ringStart, ringPtr, liveCount, dists, dangers } = this;
+    const { order, door, ring, ringStart, ringPtr, liveCount, dists, dangers } = this;
     const people = observation.people;
     const doorCount = liveCount.length;
     if (doorCount === 1) {
@@ -109,13 +109,25 @@ export class DoorAssignment {
       for (let i = 0; i < n; i++) door[i] = nearestDist[cells[i]!] === UNREACHABLE ? NO_DOOR : 0;
       return;
     }
-    let m = 0;
+    // Counting sort by nearest-exit distance (stable, so person order breaks ties).
+    const counts = this.counts;
+    let maxDist = -1;
     for (let i = 0; i < n; i++) {
       const d = nearestDist[cells[i]!]!;
       door[i] = NO_DOOR;
-      if (d !== UNREACHABLE) keys[m++] = d * INDEX_RANGE + i;
+      if (d !== UNREACHABLE && d > maxDist) maxDist = d;
     }
-    keys.subarray(0, m).sort();
+    counts.fill(0, 0, maxDist + 2);
+    for (let i = 0; i < n; i++) {
+      const d = nearestDist[cells[i]!]!;
+      if (d !== UNREACHABLE) counts[d + 1]!++;
+    }
+    for (let d = 1; d <= maxDist + 1; d++) counts[d]! += counts[d - 1]!;
+    const m = maxDist < 0 ? 0 : counts[maxDist + 1]!;
+    for (let i = 0; i < n; i++) {
+      const d = nearestDist[cells[i]!]!;
+      if (d !== UNREACHABLE) order[counts[d]!++] = i;
+    }
     ring.fill(0);
     ringPtr.fill(0);
     const previousDoor = this.carryPreviousDoors(observation);
@@ -126,7 +138,7 @@ export class DoorAssignment {
       return Math.max(walk, ring[ringStart[g]! + ringPtr[g]!]! + 1) + dangers[g]![cell]!;
     };
     for (let k = 0; k < m; k++) {
-      const i = keys[k]! % INDEX_RANGE;
+      const i = order[k]!;
       const cell = cells[i]!;
       let best = NO_DOOR;
       let bestCost = 0;

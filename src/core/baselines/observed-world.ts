@@ -7,9 +7,6 @@
 import type { Observation } from '../sim/observation.js';
 import { WALL, gridFromMap, type Grid } from '../world/grid.js';
 
-/** Move directions N, E, S, W in tie-break order; their codes are 1..4 (STAY is 0). */
-export const MOVE_DIRECTIONS = [1, 2, 3, 4] as const;
-
 export class ObservedWorld {
   readonly grid: Grid;
   readonly size: number;

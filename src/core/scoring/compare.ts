@@ -31,9 +31,10 @@ import { canonicalJson, type JsonObject } from '../json/canonical.js';
 import { DEFAULT_RESAMPLES, bootstrapInterval, type Interval } from '../stats/bootstrap.js';
 import { buildHierarchy, familyBalancedMean, familyMeans, type Hierarchy } from '../stats/hierarchy.js';
 import { Rational } from '../stats/rational.js';
+import { SCORING_CONSTANTS } from './constants.js';
 
-/** The smallest difference, in points, that counts as "better". */
-export const PRACTICAL_DIFFERENCE = Rational.of(1n);
+/** The smallest difference, in points, that counts as "better" (an official constant). */
+export const PRACTICAL_DIFFERENCE: Rational = Rational.parse(SCORING_CONSTANTS.practical_difference);
 
 export type ComparisonOutcome = 'exact_tie' | 'a_better' | 'b_better' | 'inconclusive';
 

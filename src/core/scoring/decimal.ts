@@ -184,9 +184,12 @@ function roundEnclosure(enc: Enclosure, prec: number): D | null {
   const negative = enc.hi < 0n;
   const small = negative ? -enc.hi : enc.lo;
   const large = negative ? -enc.lo : enc.hi;
-  // Decimal scale m so that small * 2^shift * 10^m has at least prec + 3 digits.
+  // Decimal scale m so that small * 2^shift * 10^m keeps every digit the
+  // fixed-point value resolves (and at least prec + 3), so that flooring and
+  // ceiling to integers do not widen the enclosure.
   const bits = bitLength(small) + enc.shift; // small * 2^shift >= 2^(bits - 1)
-  const m = prec + 5 - Number(floorDiv(BigInt(bits - 1) * 30103n, 100000n));
+  const resolved = Math.max(prec + 5, Math.ceil((bitLength(small) * 30103) / 100000) + 2);
+  const m = resolved - Number(floorDiv(BigInt(bits - 1) * 30103n, 100000n));
   const p10 = m >= 0 ? 10n ** BigInt(m) : 1n;
   const d10 = m < 0 ? 10n ** BigInt(-m) : 1n;
   const scaleDown = (v: bigint, up: boolean): bigint => {

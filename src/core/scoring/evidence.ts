@@ -21,8 +21,7 @@ import { ValidationError, type FailureKind } from '../errors.js';
 import { HEX64 } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import type { FieldReader } from '../json/fields.js';
-import { Rational, mean } from '../stats/rational.js';
-import { scoreFromFacts, ZERO_SCORE, type ActualEvidence, type CongestionEvidence, type EpisodeFacts, type PeopleEvidence, type ReferenceEvidence } from './episode-evaluation.js';
+import { episodeScoreOf, scoreFromFacts, ZERO_SCORE, type ActualEvidence, type CongestionEvidence, type EpisodeFacts, type PeopleEvidence, type ReferenceEvidence } from './episode-evaluation.js';
 
 export type EpisodeTrialStatus = 'scored' | 'catastrophic' | 'failed' | 'not_applicable';
 export const EPISODE_TRIAL_STATUSES: readonly EpisodeTrialStatus[] = ['scored', 'catastrophic', 'failed', 'not_applicable'];
@@ -41,7 +40,8 @@ export type QualityComponentName = (typeof QUALITY_COMPONENTS)[number];
 export interface ScoreBreakdown {
   readonly components: { readonly [K in ComponentName]: string | null };
   readonly safety: string;
-  readonly quality: string;
+  /** Null when no quality component is defined (no evacuee: always catastrophic). */
+  readonly quality: string | null;
   readonly severity: string;
   /** The severe quality components, in QUALITY_COMPONENTS order. */
   readonly severe: readonly QualityComponentName[];
@@ -207,12 +207,6 @@ function checkTrial(t: EpisodeTrialEvidence, episode: EpisodeEvidence, path: str
   }
 }
 
-/** The exact episode score: the mean over trials of the trial scores, or null when not applicable. */
-export function episodeScoreOf(trials: readonly EpisodeTrialEvidence[], applicable: boolean): string | null {
-  if (!applicable) return null;
-  return mean(trials.map((t) => Rational.parse(t.score!))).toFraction();
-}
-
 /**
  * Validates one episode's evidence: `trials` records numbered 0..K-1, each
  * consistent in itself, with the episode and with its recomputed score, and
@@ -266,7 +260,7 @@ function readBreakdown(r: FieldReader, value: JsonValue | undefined, path: strin
   return {
     components,
     safety: r.string(obj.safety, `${path}.safety`),
-    quality: r.string(obj.quality, `${path}.quality`),
+    quality: r.nullable(obj.quality, `${path}.quality`, (v, p) => r.string(v, p)),
     severity: r.string(obj.severity, `${path}.severity`),
     severe,
     ceiling: r.string(obj.ceiling, `${path}.ceiling`),

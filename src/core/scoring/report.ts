@@ -27,15 +27,19 @@
  * section 6 is read as "scored or catastrophic" here (docs/scoring.md).
  */
 
-import { ValidationError } from '../errors.js';
+import type { AuthenticatedResult } from '../eval/authenticate.js';
+import type { FailureDeclaration } from '../eval/result.js';
+import { MismatchError, ValidationError } from '../errors.js';
 import { fileDigest, sha256Bytes, sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject } from '../json/canonical.js';
-import { bootstrapInterval } from '../stats/bootstrap.js';
+import { DEFAULT_RESAMPLES, bootstrapInterval } from '../stats/bootstrap.js';
 import { buildHierarchy, familyBalancedMean, familyMeans, microMean, scenarioBalancedMean, scenarioMeans, type Hierarchy, type HierarchyUnit } from '../stats/hierarchy.js';
 import { quantile } from '../stats/quantile.js';
 import { Rational, mean } from '../stats/rational.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
+import type { Suite } from '../world/suite.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
+import { mergeFailures, scheduledEpisodeEvidence, type TrialEpisodes } from './episode-evaluation.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS, type ComponentName, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
 
 export const SCORING_VERSION: string = BENCHMARK_VERSIONS.scoring_version;
@@ -301,7 +305,9 @@ export function aggregateScoreReport(header: ScoreReportHeader, episodes: readon
   const score = familyBalancedMean(h);
   const counts = countsOf(episodes);
   const total = counts.episode_trials.applicable;
-  const seed = sha256Bytes(canonicalJson(bootstrapSeedObject(header, episodes)));
+  const seedText = canonicalJson(bootstrapSeedObject(header, episodes));
+  const seed = sha256Bytes(seedText);
+  const seedHex = sha256Hex(seedText);
   const interval = bootstrapInterval(h, seed, header.resamples);
   const components = Object.fromEntries(COMPONENTS.map((k) => [k, coverage(episodes, total, (t) => t.breakdown?.components[k] ?? null)])) as ScoreReport['components'];
   const scenarioCount = new Map<string, number>();
@@ -310,7 +316,7 @@ export function aggregateScoreReport(header: ScoreReportHeader, episodes: readon
     ...header,
     official: header.target.kind === 'pack',
     score: fraction(score),
-    interval: interval === null ? null : { lower: interval.lower.toFraction(), upper: interval.upper.toFraction(), seed: sha256Hex(canonicalJson(bootstrapSeedObject(header, episodes))) },
+    interval: interval === null ? null : { lower: interval.lower.toFraction(), upper: interval.upper.toFraction(), seed: seedHex },
     means: { family_balanced: fraction(score), scenario_balanced: fraction(scenarioBalancedMean(h)), micro: fraction(microMean(h)) },
     safety: coverage(episodes, total, (t) => t.breakdown?.safety ?? null),
     quality: coverage(episodes, total, (t) => t.breakdown?.quality ?? null),
@@ -330,6 +336,81 @@ export function aggregateScoreReport(header: ScoreReportHeader, episodes: readon
   };
 }
 
+/** What the score is computed against; a pack target is checked against the results' manifest. */
+export type ScoreTarget =
+  | { readonly kind: 'suite' }
+  | { readonly kind: 'pack'; readonly pack_id: string; readonly pack_digest: string; readonly manifest_hash: string };
+
+export interface ScoreReportInput {
+  /** The suite the results were authenticated against (for a pack, its suite copy). */
+  readonly suite: Suite;
+  /** One authenticated result per trial: the same model on the same manifest. */
+  readonly trials: readonly AuthenticatedResult[];
+  /** Extra failure declarations per trial (the --failures files), merged with each result's own. */
+  readonly failures?: readonly (readonly FailureDeclaration[])[];
+  readonly target: ScoreTarget;
+  /** Bootstrap resamples (default 2000). */
+  readonly resamples?: number;
+  /** Names of the trials' results and failure files in messages (default "trial K"). */
+  readonly sources?: readonly string[];
+  readonly failureSources?: readonly string[];
+}
+
+/**
+ * Scores the trials of one model on one manifest. The results must have been
+ * authenticated (authenticateResult) against `suite`; with a pack target,
+ * the caller has also checked them against the pack. Different models or
+ * manifests are a scoring input error (exit 3); a pack of another manifest
+ * is a mismatch (exit 5).
+ */
+export function buildScoreReport(input: ScoreReportInput): ScoreReport {
+  const { trials, suite, target } = input;
+  const source = (k: number) => input.sources?.[k] ?? `trial ${k}`;
+  const first = trials[0];
+  if (first === undefined) throw new ValidationError('scoring input error: no trial to score');
+  trials.forEach((t, k) => {
+    if (t.result.model_id !== first.result.model_id) {
+      throw new ValidationError(`scoring input error: ${source(k)}: model ${JSON.stringify(t.result.model_id)} differs from ${JSON.stringify(first.result.model_id)} (${source(0)}); a report scores one model`);
+    }
+    if (t.manifestHash !== first.manifestHash) {
+      throw new ValidationError(`scoring input error: ${source(k)}: manifest ${t.manifestHash} differs from ${first.manifestHash} (${source(0)}); every trial must run the same manifest`);
+    }
+  });
+  const manifest = first.result.manifest;
+  if (manifest.suite.suite_hash !== suite.hash) throw new ValidationError(`scoring input error: the results' manifest targets suite ${manifest.suite.suite_hash}, not ${suite.hash}`);
+  if (target.kind === 'pack' && target.manifest_hash !== first.manifestHash) {
+    throw new MismatchError(`the results' manifest ${first.manifestHash} is not the manifest ${target.manifest_hash} of environment pack ${target.pack_id}`);
+  }
+  if (input.failures !== undefined && input.failures.length !== trials.length) {
+    throw new ValidationError(`scoring input error: ${input.failures.length} failure lists for ${trials.length} trials`);
+  }
+  const trialEpisodes: TrialEpisodes[] = trials.map((t, k) => ({
+    committed: new Map(t.episodes.map((e) => [e.index, e])),
+    failures: mergeFailures(t, input.failures?.[k] ?? [], input.failureSources?.[k] ?? `failures of ${source(k)}`),
+    source: source(k),
+  }));
+  const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+  const episodes = manifest.episodes.map((scheduled) => scheduledEpisodeEvidence(scheduled, scenarios.get(scheduled.scenario_id)!, trialEpisodes));
+  const header: ScoreReportHeader = {
+    constants_digest: SCORING_CONSTANTS_DIGEST,
+    manifest_hash: first.manifestHash,
+    model_id: first.result.model_id,
+    resamples: input.resamples ?? DEFAULT_RESAMPLES,
+    scoring_version: SCORING_VERSION,
+    statistics_version: STATISTICS_VERSION,
+    suite: { suite_hash: manifest.suite.suite_hash, suite_id: manifest.suite.suite_id, suite_version: manifest.suite.suite_version },
+    target: target.kind === 'suite' ? { kind: 'suite' } : { kind: 'pack', pack_id: target.pack_id, pack_digest: target.pack_digest },
+    trials: trials.map((t, k) => ({
+      trial: k,
+      result_digest: t.digest,
+      committed_episodes: t.episodes.length,
+      declared_failures: trialEpisodes[k]!.failures.size,
+      missing_episodes: t.scheduledEpisodes - t.episodes.length - trialEpisodes[k]!.failures.size,
+    })),
+  };
+  return aggregateScoreReport(header, episodes);
+}
+
 /** The report file text: canonical JSON plus one LF. */
 export function scoreReportText(report: ScoreReport): string {
   return canonicalJson(report as unknown as JsonObject) + '\n';
@@ -340,4 +421,3 @@ export function scoreReportDigest(text: string): string {
   return fileDigest(text);
 }
 
-export { SCORING_CONSTANTS_DIGEST };

@@ -1,0 +1,84 @@
+/**
+ * Benchmark figures of the statistics (issue "Evaluations"): the library
+ * call behind `statistics aggregate` and `statistics compare`, with the
+ * default 2000 resamples, on 30 episodes (the public suite with 3 seeds) and
+ * on 3,000 episodes (10 families x 1 scenario x 300 seeds), on synthetic
+ * per-episode metrics that vary in every metric (a constant metric takes a
+ * shortcut and would flatter the figure).
+ */
+
+import { DEFAULT_RESAMPLES } from '../src/core/stats/bootstrap.js';
+import { STATISTICS_METRICS, aggregateStatistics, type ScheduledEpisode, type StatisticsSubject } from '../src/core/stats/aggregate.js';
+import { pairedStatistics } from '../src/core/stats/paired.js';
+import { syntheticSubject, type SyntheticEpisode } from '../src/core/stats/test-results.js';
+import { type Figure, timeIt } from './harness.js';
+
+/** A deterministic integer in [0, n) from (episode, salt): a small integer hash, no ambient randomness. */
+function pick(episode: number, salt: number, n: number): number {
+  let x = Math.imul(episode + 1, 0x9e3779b1) ^ Math.imul(salt + 1, 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 15), 0x2c1b3c6d);
+  x = Math.imul(x ^ (x >>> 12), 0x297a2d39);
+  return ((x ^ (x >>> 15)) >>> 0) % n;
+}
+
+function syntheticEpisode(i: number, salt: number): SyntheticEpisode {
+  const population = 5 + pick(i, salt, 60);
+  const casualties = pick(i, salt + 1, Math.floor(population / 3) + 1);
+  const evacuated = pick(i, salt + 2, population - casualties + 1);
+  const moves = 10 + pick(i, salt + 3, 400);
+  return {
+    population,
+    evacuated,
+    casualties,
+    stepsMean: evacuated === 0 ? null : `${evacuated * 5 + pick(i, salt + 4, 40 * evacuated)}/${evacuated}`,
+    movesAttempted: moves,
+    blocked: pick(i, salt + 5, moves + 1),
+    fireExposure: pick(i, salt + 6, 3 * population),
+    pathRatio: evacuated === 0 ? null : `${20 + pick(i, salt + 7, 20)}/40`,
+    throughput: evacuated === 0 ? null : `${1 + pick(i, salt + 8, 7)}/8`,
+    contested: pick(i, salt + 9, 30),
+    hotspots: pick(i, salt + 10, 8),
+    peak: pick(i, salt + 11, 4),
+  };
+}
+
+/** `families` families of one scenario each, `seeds` seeds per scenario, every episode committed. */
+export function syntheticResult(modelId: string, families: number, seeds: number, salt: number): StatisticsSubject {
+  const schedule: ScheduledEpisode[] = [];
+  for (let f = 0; f < families; f++) {
+    for (let s = 0; s < seeds; s++) schedule.push({ scenario_id: `scenario-${f}`, primary_family: `family-${f}` });
+  }
+  return syntheticSubject({
+    modelId,
+    manifestHash: 'ab'.repeat(32),
+    schedule,
+    episodes: schedule.map((_, i) => syntheticEpisode(i, salt)),
+  });
+}
+
+/** Wall time in seconds of one run (the 3,000-episode runs are too long to repeat). */
+function timeOnce(fn: () => unknown): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export async function benchStatistics(): Promise<Figure[]> {
+  const small = syntheticResult('model-a', 10, 3, 0);
+  const smallB = syntheticResult('model-b', 10, 3, 100);
+  const large = syntheticResult('model-a', 10, 300, 0);
+  const largeB = syntheticResult('model-b', 10, 300, 100);
+  const metrics = STATISTICS_METRICS.length;
+
+  const aggregateSmall = await timeIt(() => aggregateStatistics(small));
+  const compareSmall = await timeIt(() => pairedStatistics(small, smallB));
+  const aggregateLarge = timeOnce(() => aggregateStatistics(large));
+  const compareLarge = timeOnce(() => pairedStatistics(large, largeB));
+  return [
+    { name: `statistics aggregate, 30 episodes, ${DEFAULT_RESAMPLES} resamples, ${metrics} metrics`, value: aggregateSmall, unit: 's', goal: '<= 1', ok: aggregateSmall <= 1 },
+    { name: `statistics compare, 30 episodes, ${DEFAULT_RESAMPLES} resamples`, value: compareSmall, unit: 's', goal: '<= 1', ok: compareSmall <= 1 },
+    { name: `statistics aggregate, 3,000 episodes, ${DEFAULT_RESAMPLES} resamples, ${metrics} metrics`, value: aggregateLarge, unit: 's', goal: '<= 5', ok: aggregateLarge <= 5 },
+    { name: `statistics aggregate, 3,000 episodes: per metric interval`, value: aggregateLarge / metrics, unit: 's' },
+    { name: `statistics compare, 3,000 episodes, ${DEFAULT_RESAMPLES} resamples`, value: compareLarge, unit: 's', goal: '<= 5', ok: compareLarge <= 5 },
+  ];
+}

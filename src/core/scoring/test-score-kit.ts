@@ -1,0 +1,175 @@
+// Test helpers for the score report tests: fixture scenarios and suites
+// written as real schema 1.0 files, and trials run with the real runner,
+// written as real result files and authenticated with the real loader.
+
+import { authenticateResult, measureRecord, type AuthenticatedResult } from '../eval/authenticate.js';
+import { buildManifest, manifestHash, type EvaluationManifest } from '../eval/manifest.js';
+import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../eval/result.js';
+import { indentedJson, type JsonObject } from '../json/canonical.js';
+import type { Action } from '../sim/actions.js';
+import type { Agent, AgentFactory } from '../sim/agent.js';
+import type { Observation } from '../sim/observation.js';
+import { runEpisode } from '../sim/runner.js';
+import { prepareEpisode } from '../world/episode-start.js';
+import { parseScenarioText } from '../world/scenario.js';
+import type { Scenario } from '../world/scenario-types.js';
+import { buildSuiteManifest, loadSuite, type Suite } from '../world/suite.js';
+
+export interface FixtureSpec {
+  readonly id: string;
+  readonly family: string;
+  /** `#` wall, `.` floor, `E` exit, `P` a person (numbered row-major). */
+  readonly map: readonly string[];
+  readonly fire?: readonly { readonly cell: readonly [number, number]; readonly step: number }[];
+  readonly maxSteps: number;
+  readonly spread?: string;
+}
+
+/** The scenario file text of a fixture (2-space indented JSON). */
+export function fixtureScenarioText(spec: FixtureSpec): string {
+  const people: { cell: number[] }[] = [];
+  spec.map.forEach((row, r) => [...row].forEach((ch, c) => ch === 'P' && people.push({ cell: [r, c] })));
+  const json: JsonObject = {
+    schema_version: '1.0',
+    scenario_id: spec.id,
+    title: `Fixture ${spec.id}`,
+    families: [spec.family],
+    map: spec.map.map((row) => row.replaceAll('P', '.')),
+    people,
+    fire: {
+      ignitions: (spec.fire ?? []).map((f) => ({ cell: [...f.cell], step: f.step })),
+      spread_probability: spec.spread ?? '0',
+    },
+    max_steps: spec.maxSteps,
+    development_seed: '0',
+  };
+  return indentedJson(json);
+}
+
+export function fixtureScenario(spec: FixtureSpec): Scenario {
+  return parseScenarioText(fixtureScenarioText(spec), `${spec.id}.json`);
+}
+
+/** A suite of fixture scenarios, loaded by the real suite loader. */
+export function fixtureSuite(specs: readonly FixtureSpec[], suiteId = 'fixture-suite'): Suite {
+  const files = new Map(specs.map((s) => [`${s.id}.json`, fixtureScenarioText(s)]));
+  const manifest = buildSuiteManifest({
+    suiteId,
+    suiteVersion: '1.0',
+    visibility: 'public',
+    seedRole: 'development',
+    scenarios: specs.map((s) => ({ scenario: fixtureScenario(s) })),
+  });
+  return loadSuite(manifest, files, suiteId);
+}
+
+export interface TrialOptions {
+  /** Episode indices to leave without a committed result. */
+  readonly skip?: ReadonlySet<number>;
+  /** Declarations written into the result. */
+  readonly failures?: readonly FailureDeclaration[];
+}
+
+export interface Trial {
+  readonly text: string;
+  readonly authenticated: AuthenticatedResult;
+}
+
+/** Runs every scheduled episode (but the skipped ones) with fresh agents, writes the result file text and authenticates it. */
+export async function runTrial(suite: Suite, manifest: EvaluationManifest, modelId: string, factory: AgentFactory, options: TrialOptions = {}): Promise<Trial> {
+  const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+  const episodes: ResultEpisode[] = [];
+  for (const scheduled of manifest.episodes) {
+    if (options.skip?.has(scheduled.index)) continue;
+    const scenario = scenarios.get(scheduled.scenario_id)!;
+    const run = await runEpisode(prepareEpisode(scenario, scheduled.seed), await factory());
+    const measured = measureRecord(scenario, run.record, `episode ${scheduled.index}`);
+    episodes.push({ index: scheduled.index, metrics: measured.metrics, record: run.record });
+  }
+  const text = resultText(buildResult(manifest, manifestHash(manifest), modelId, episodes, options.failures ?? []));
+  return { text, authenticated: authenticateResult(text, `${modelId}.json`, suite) };
+}
+
+export function manifestOf(suite: Suite, seeds: readonly string[]): EvaluationManifest {
+  return buildManifest(suite, seeds);
+}
+
+/** Wraps an agent: the listed persons always STAY, everyone else acts as the inner agent says. */
+export function holdingAgent(inner: AgentFactory, held: readonly string[]): AgentFactory {
+  return async (): Promise<Agent> => {
+    const agent = await inner();
+    return {
+      async act(observation: Observation) {
+        const actions = { ...(await agent.act(observation)) };
+        for (const id of held) if (id in actions) actions[id] = 'STAY';
+        return actions;
+      },
+    };
+  };
+}
+
+/** Wall-only BFS distances (over floor cells) from one exit cell of the map; -1 where unreachable. */
+function exitDistances(map: readonly string[], exit: readonly [number, number]): number[][] {
+  const dist = map.map((row) => [...row].map(() => -1));
+  dist[exit[0]]![exit[1]] = 0;
+  const queue: [number, number][] = [[exit[0], exit[1]]];
+  for (let head = 0; head < queue.length; head++) {
+    const [r, c] = queue[head]!;
+    for (const [dr, dc] of [[-1, 0], [0, 1], [1, 0], [0, -1]] as const) {
+      const rr = r + dr;
+      const cc = c + dc;
+      if (map[rr]?.[cc] !== '.' || dist[rr]![cc] !== -1) continue;
+      dist[rr]![cc] = dist[r]![c]! + 1;
+      queue.push([rr, cc]);
+    }
+  }
+  return dist;
+}
+
+const STEPS: readonly [Action, number, number][] = [['N', -1, 0], ['E', 0, 1], ['S', 1, 0], ['W', 0, -1]];
+
+/**
+ * A fire-blind agent that walks every person down the wall-only distance
+ * field of the exit `choose` picks for it (an index into observation.exits),
+ * ignoring everyone else: the resolver blocks what collides.
+ */
+export function exitSeekingAgent(choose: (id: string, cell: readonly [number, number], exits: readonly (readonly [number, number])[]) => number): AgentFactory {
+  return () => {
+    let fields: number[][][] | undefined;
+    return {
+      act(observation: Observation) {
+        fields ??= observation.exits.map((e) => exitDistances(observation.map, e));
+        const actions: Record<string, Action> = {};
+        for (const { id, cell } of observation.people) {
+          const field = fields[choose(id, cell, observation.exits)]!;
+          let best: Action = 'STAY';
+          let bestDistance = field[cell[0]]![cell[1]]!;
+          for (const [action, dr, dc] of STEPS) {
+            const d = field[cell[0] + dr]?.[cell[1] + dc] ?? -1;
+            if (d >= 0 && (bestDistance < 0 || d < bestDistance)) {
+              best = action;
+              bestDistance = d;
+            }
+          }
+          actions[id] = best;
+        }
+        return actions;
+      },
+    };
+  };
+}
+
+/** Index of the nearest exit by wall-only distance (ties: the first). */
+export function nearestExit(map: readonly string[]): (id: string, cell: readonly [number, number], exits: readonly (readonly [number, number])[]) => number {
+  let fields: number[][][] | undefined;
+  return (_id, cell, exits) => {
+    fields ??= exits.map((e) => exitDistances(map, e));
+    let best = 0;
+    fields.forEach((f, k) => {
+      const d = f[cell[0]]![cell[1]]!;
+      const b = fields![best]![cell[0]]![cell[1]]!;
+      if (d >= 0 && (b < 0 || d < b)) best = k;
+    });
+    return best;
+  };
+}
