@@ -4,6 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
 import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
@@ -189,6 +190,47 @@ function operations(cases: Cases, n: number): Operation[] {
   return ops;
 }
 
+const WIDE = Decimal.clone({ precision: 70, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+
+/**
+ * Operations whose correctly rounded value a different algorithm would
+ * likely miss: ln and exp within about 1e-19 ulp of a tie, integer squares
+ * whose 53-digit intermediate ends in 500 (libmpdec's double rounding), and
+ * exact non-integer powers that are ties (no exact-result detection).
+ */
+function nearTies(cases: Cases, n: number): Operation[] {
+  const ops: Operation[] = [];
+  for (let i = 0; i < n; i++) {
+    // A tie at 50 digits: 51 significant digits ending in 5.
+    const tie = new WIDE(`${cases.digits(50)}5e${cases.between(-60, -48)}`);
+    ops.push({ op: 'exp', x: WIDE.ln(tie).toString() });
+    if (tie.lt(100)) ops.push({ op: 'ln', x: WIDE.exp(tie).toString() });
+  }
+  for (let found = 0; found < n; ) {
+    const b = BigInt(cases.digits(50));
+    const square = (b * b).toString();
+    const rest = BigInt(square.slice(53) || '0');
+    const half = 5n * 10n ** BigInt(Math.max(0, square.length - 54));
+    let head = BigInt(square.slice(0, 53));
+    if (rest > half || (rest === half && (head & 1n) === 1n)) head += 1n;
+    if (head % 1000n !== 500n) continue;
+    ops.push({ op: 'pow', x: `0.${b}`, y: '2' });
+    found++;
+  }
+  // s^n with s = d.5 and n odd, of 51 digits: (s^2)^(n/2) is an exact tie.
+  for (let found = 0; found < n; ) {
+    const s = `${cases.between(1, 99)}5`;
+    const places = cases.between(1, s.length);
+    const odd = 2 * cases.between(10, 60) + 1;
+    const power = (BigInt(s) ** BigInt(odd)).toString().replace(/0+$/, '');
+    if (power.length !== 51) continue;
+    const base = new WIDE(`${s}e-${places}`);
+    ops.push({ op: 'pow', x: base.times(base).toFixed(), y: String(odd / 2) });
+    found++;
+  }
+  return ops;
+}
+
 function evaluate(o: Operation): string {
   const x = dec(o.x);
   switch (o.op) {
@@ -237,8 +279,9 @@ describe('the episode score equals the Python decimal reference', () => {
     expect([...severe].sort()).toEqual(['hazard', 'path', 'replanning', 'time']);
   });
 
-  it('on 3,500 seeded ln, exp, pow and div operations, every digit', () => {
-    const ops = operations(new Cases(), 3500);
+  it('on 3,500 seeded ln, exp, pow and div operations and 400 near ties, every digit', () => {
+    const cases = new Cases();
+    const ops = [...operations(cases, 3500), ...nearTies(cases, 100)];
     const python = runPython(ops.map((o) => JSON.stringify(o)));
     const mismatches = ops.map((o, i) => ({ o, ts: evaluate(o), py: JSON.parse(python[i]!) as string })).filter((r) => r.ts !== r.py);
     expect(mismatches).toEqual([]);

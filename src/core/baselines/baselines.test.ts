@@ -86,7 +86,7 @@ const episodeArb = fc
   .map(({ rows, cols, chars, exitAt, steps }) => {
     const cells = chars.slice();
     cells[exitAt] = 'E';
-    const map = Array.from({ length: rows }, (_, r) => cells.slice(r * cols + 0, (r + 1) * cols).join(''));
+    const map = Array.from({ length: rows }, (_, r) => cells.slice(r * cols, (r + 1) * cols).join(''));
     const burning = new Set<number>();
     let ids: number[] | undefined;
     const observations: Observation[] = [];

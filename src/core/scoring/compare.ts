@@ -72,17 +72,17 @@ export interface ReportView {
   readonly episodes: readonly ReportEpisode[];
 }
 
-export interface PairedEpisode {
+export type PairedEpisode = {
   readonly index: number;
   readonly scenario_id: string;
   readonly primary_family: string;
   readonly a: string;
   readonly b: string;
   readonly difference: string;
-}
+};
 
 /** The comparison artifact (canonical JSON + LF; its digest is fileDigest of the file). */
-export interface ComparisonArtifact {
+export type ComparisonArtifact = {
   readonly scoring_version: string;
   readonly constants_digest: string;
   readonly manifest_hash: string;
@@ -104,7 +104,7 @@ export interface ComparisonArtifact {
   readonly family_deltas: readonly { readonly family: string; readonly delta: string }[];
   /** The applicable episodes, sorted by difference ascending (B's strongest first), then index. */
   readonly episodes: readonly PairedEpisode[];
-}
+};
 
 export interface Comparison {
   readonly artifact: ComparisonArtifact;

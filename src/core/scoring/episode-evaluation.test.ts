@@ -10,7 +10,7 @@ import { episodeFacts, episodeReferences, mergeFailures, routeEventsOf, scoreFro
 import { scoreEpisode } from './episode-score.js';
 import type { EpisodeTrialEvidence } from './evidence.js';
 import { buildScoreReport } from './report.js';
-import { exitSeekingAgent, fixtureSuite, holdingAgent, manifestOf, nearestExit, runTrial, type FixtureSpec } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, exitSeekingAgent, fixtureSuite, holdingAgent, manifestOf, nearestExit, runTrial, type FixtureSpec } from './test-score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 
@@ -23,32 +23,6 @@ async function scoreOne(spec: FixtureSpec, agent = fireAware): Promise<EpisodeTr
 
 const ratio = (value: string | null | undefined): Rational => Rational.parse(value!);
 
-// p0000 stands where the fire starts at step 10 but could walk out in 8 steps
-// (savable); p0004 is walled in and can never escape (unsavable).
-const ATTRIBUTION: FixtureSpec = {
-  id: 'attribution',
-  family: 'attribution',
-  maxSteps: 30,
-  map: ['##########', '#P.P.P.P.E', '##########', '#P########', '##########'],
-  fire: [{ cell: [1, 1], step: 10 }],
-};
-
-// 18 people in a room whose only door (4,5) opens onto a hall with two exits:
-// the door admits one person per step, the exits two.
-const DOOR: FixtureSpec = {
-  id: 'door-queue',
-  family: 'door',
-  maxSteps: 60,
-  map: ['###########', '#PPPPPPPPP#', '#PPPPPPPPP#', '#####.#####', '#.........#', 'E.........E', '###########'],
-};
-
-// Nine people in the middle of a room with an exit in each end wall.
-const TWO_EXITS: FixtureSpec = {
-  id: 'two-exits',
-  family: 'exits',
-  maxSteps: 60,
-  map: ['###########', '#...PPP...#', 'E...PPP...E', '#...PPP...#', '###########'],
-};
 const TWO_EXITS_OPEN = TWO_EXITS.map.map((row) => row.replaceAll('P', '.'));
 
 describe('test_real_episode_person_level_attribution', () => {
@@ -131,9 +105,6 @@ describe('test_congestion_blocks_are_diagnostics_not_score_inputs', () => {
 });
 
 describe('episode statuses and failures', () => {
-  // Nobody can reach the exit: M* = 0.
-  const SEALED: FixtureSpec = { id: 'sealed', family: 'sealed', maxSteps: 10, map: ['#####', '#P#.E', '#####'] };
-
   it('M* = 0 is not applicable, committed or failed, for every model', async () => {
     const suite = fixtureSuite([SEALED, ATTRIBUTION]);
     const manifest = manifestOf(suite, ['0']);

@@ -45,7 +45,7 @@ export function leaderboardOrder(a: ReportView, b: ReportView): number {
   );
 }
 
-export interface LeaderboardEntry {
+export type LeaderboardEntry = {
   readonly rank: number;
   readonly model_id: string;
   readonly report_digest: string;
@@ -58,9 +58,9 @@ export interface LeaderboardEntry {
   readonly avoidable_stranded_per_trial: string;
   readonly worst_scenario_id: string | null;
   readonly worst_scenario_score: string | null;
-}
+};
 
-export interface AdjacentComparison {
+export type AdjacentComparison = {
   /** Ranks of the upper (A) and lower (B) entry. */
   readonly rank_a: number;
   readonly rank_b: number;
@@ -69,9 +69,9 @@ export interface AdjacentComparison {
   readonly delta: string | null;
   readonly interval: { readonly lower: string; readonly upper: string } | null;
   readonly outcome: ComparisonOutcome;
-}
+};
 
-export interface LeaderboardArtifact {
+export type LeaderboardArtifact = {
   readonly scoring_version: string;
   readonly constants_digest: string;
   readonly manifest_hash: string;
@@ -83,7 +83,7 @@ export interface LeaderboardArtifact {
   readonly order: readonly string[];
   readonly entries: readonly LeaderboardEntry[];
   readonly adjacent: readonly AdjacentComparison[];
-}
+};
 
 /** Builds the leaderboard of two or more comparable reports. `labels[i]` names report i in messages. */
 export function buildLeaderboard(reports: readonly ReportView[], resamples: number = DEFAULT_RESAMPLES, labels?: readonly string[]): LeaderboardArtifact {

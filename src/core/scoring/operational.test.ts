@@ -6,6 +6,7 @@ import {
   buildOperationalRecord,
   costPerEpisode,
   efficiencyView,
+  efficiencyViewOfRecord,
   inferenceConfigDigest,
   operationalRecordDigest,
   operationalRecordText,
@@ -105,19 +106,28 @@ describe('operational record', () => {
 });
 
 describe('EMBER-Efficiency view', () => {
-  it('gives points per unit of evaluator-measured cost, exactly, without touching the score', () => {
+  const report = { model_id: INPUT.modelId, score: '362/5' }; // 72.4 points
+
+  it('gives points per unit of evaluator-measured cost, exactly, without touching the report', () => {
     const record = buildOperationalRecord(INPUT);
     const perEpisode = costPerEpisode(record)!;
     expect(perEpisode.toFraction()).toBe('3/20'); // 27/2 over 90 episode runs
-    const score = Rational.parse('72.4');
-    const v = efficiencyView(score, perEpisode, record.cost_unit!);
-    expect(v).toEqual({ ember_score: '362/5', cost_per_episode: '3/20', cost_unit: 'USD', points_per_unit: '1448/3' });
-    expect(score.toFraction()).toBe('362/5');
+    const before = JSON.stringify(report);
+    const v = efficiencyView(report, perEpisode, record.cost_unit!);
+    expect(v).toEqual({ model_id: INPUT.modelId, ember_score: '362/5', cost_per_episode: '3/20', cost_unit: 'USD', points_per_unit: '1448/3' });
+    expect(efficiencyViewOfRecord(report, record)).toEqual(v);
+    expect(JSON.stringify(report)).toBe(before);
   });
 
-  it('has no finite ratio at zero cost and rejects a negative cost or an empty unit', () => {
-    expect(efficiencyView(Rational.ONE, Rational.ZERO, 'USD').points_per_unit).toBeNull();
-    expect(() => efficiencyView(Rational.ONE, Rational.parse('-1'), 'USD')).toThrow(ValidationError);
-    expect(() => efficiencyView(Rational.ONE, Rational.ONE, '')).toThrow(ValidationError);
+  it('has no finite ratio at zero cost', () => {
+    expect(efficiencyView(report, Rational.ZERO, 'USD').points_per_unit).toBeNull();
+  });
+
+  it('rejects a negative cost, an empty unit, a report without a score, another model or a record without a cost', () => {
+    expect(() => efficiencyView(report, Rational.parse('-1'), 'USD')).toThrow(ValidationError);
+    expect(() => efficiencyView(report, Rational.ONE, '')).toThrow(/cost unit must not be empty/);
+    expect(() => efficiencyView({ ...report, score: null }, Rational.ONE, 'USD')).toThrow(/no EMBER Score/);
+    expect(() => efficiencyViewOfRecord({ ...report, model_id: 'other' }, buildOperationalRecord(INPUT))).toThrow(/operational record is for model/);
+    expect(() => efficiencyViewOfRecord(report, buildOperationalRecord({ ...INPUT, cost: null }))).toThrow(/has no cost/);
   });
 });

@@ -187,28 +187,50 @@ export function costPerEpisode(record: OperationalRecord): Rational | null {
 }
 
 /** The EMBER-Efficiency view: points per unit of evaluator-measured cost. Never part of a score or an order. */
-export interface EfficiencyView {
-  /** The score as given (exact fraction), unchanged. */
+export type EfficiencyView = {
+  readonly model_id: string;
+  /** The report's EMBER Score (exact fraction), unchanged. */
   readonly ember_score: string;
   readonly cost_per_episode: string;
   readonly cost_unit: string;
   /** ember_score / cost_per_episode, exact; null when the cost is zero (no finite ratio). */
   readonly points_per_unit: string | null;
+};
+
+/** The part of a score report the view reads. */
+export interface EfficiencySubject {
+  readonly model_id: string;
+  /** The EMBER Score as an exact fraction; null when no episode is applicable. */
+  readonly score: string | null;
 }
 
 /**
  * efficiency_view(report, cost_per_episode, unit) of scoring-v1.0.md
- * section 11: `score` is the report's headline EMBER Score (exact). The cost
- * must be evaluator-measured, never provider-reported success or accuracy.
+ * section 11. The cost must be evaluator-measured (costPerEpisode of an
+ * operational record), never provider-reported. The report is read, never
+ * changed.
  */
-export function efficiencyView(score: Rational, costPerEpisodeValue: Rational, unit: string): EfficiencyView {
+export function efficiencyView(report: EfficiencySubject, costPerEpisodeValue: Rational, unit: string): EfficiencyView {
+  if (report.score === null) throw new ValidationError('efficiency view: the report has no EMBER Score (no applicable episode)');
   if (costPerEpisodeValue.num < 0n) throw new ValidationError('efficiency view: cost per episode must not be negative');
   const problem = modelIdProblem(unit);
   if (problem !== null) throw new ValidationError(`efficiency view: cost unit ${problem}`);
+  const score = Rational.parse(report.score);
   return {
+    model_id: report.model_id,
     ember_score: score.toFraction(),
     cost_per_episode: costPerEpisodeValue.toFraction(),
     cost_unit: unit,
     points_per_unit: costPerEpisodeValue.isZero() ? null : score.div(costPerEpisodeValue).toFraction(),
   };
+}
+
+/** The view from a report and the operational record of the same model (ValidationError otherwise, or without a cost). */
+export function efficiencyViewOfRecord(report: EfficiencySubject, record: OperationalRecord): EfficiencyView {
+  if (record.model_id !== report.model_id) {
+    throw new ValidationError(`efficiency view: the operational record is for model ${JSON.stringify(record.model_id)}, the score report for ${JSON.stringify(report.model_id)}`);
+  }
+  const perEpisode = costPerEpisode(record);
+  if (perEpisode === null || record.cost_unit === null) throw new ValidationError('efficiency view: the operational record has no cost (cost and cost_unit are null)');
+  return efficiencyView(report, perEpisode, record.cost_unit);
 }

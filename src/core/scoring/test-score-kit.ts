@@ -63,6 +63,45 @@ export function fixtureSuite(specs: readonly FixtureSpec[], suiteId = 'fixture-s
   return loadSuite(manifest, files, suiteId);
 }
 
+// p0000 stands where the fire starts at step 10 but could walk out in 8 steps
+// (savable); p0004 is walled in and can never escape (unsavable).
+export const ATTRIBUTION: FixtureSpec = {
+  id: 'attribution',
+  family: 'attribution',
+  maxSteps: 30,
+  map: ['##########', '#P.P.P.P.E', '##########', '#P########', '##########'],
+  fire: [{ cell: [1, 1], step: 10 }],
+};
+
+// 18 people in a room whose only door (4,5) opens onto a hall with two exits:
+// the door admits one person per step, the exits two.
+export const DOOR: FixtureSpec = {
+  id: 'door-queue',
+  family: 'door',
+  maxSteps: 60,
+  map: ['###########', '#PPPPPPPPP#', '#PPPPPPPPP#', '#####.#####', '#.........#', 'E.........E', '###########'],
+};
+
+// Nine people in the middle of a room with an exit in each end wall.
+export const TWO_EXITS: FixtureSpec = {
+  id: 'two-exits',
+  family: 'exits',
+  maxSteps: 60,
+  map: ['###########', '#...PPP...#', 'E...PPP...E', '#...PPP...#', '###########'],
+};
+
+// Nobody can reach the exit: M* = 0 (not applicable).
+export const SEALED: FixtureSpec = { id: 'sealed', family: 'sealed', maxSteps: 10, map: ['#####', '#P#.E', '#####'] };
+
+// The short route along row 3 is cut by fire at (3,4) at step 2; the long way round by row 1 stays open.
+export const ROUTE_CUT: FixtureSpec = {
+  id: 'route-cut',
+  family: 'route',
+  maxSteps: 30,
+  map: ['#########', '#.......#', '#.#####.#', '#P......E', '#########'],
+  fire: [{ cell: [3, 4], step: 2 }],
+};
+
 export interface TrialOptions {
   /** Episode indices to leave without a committed result. */
   readonly skip?: ReadonlySet<number>;
