@@ -12,6 +12,7 @@ import { authenticateResult } from '../core/eval/authenticate.js';
 import { buildManifest, manifestHash, manifestText } from '../core/eval/manifest.js';
 import { canonicalJson, type JsonValue } from '../core/json/canonical.js';
 import { PACK_ID, checkMaxEvacuatedAgainstPack, checkResultAgainstPack, packIdOf, type EnvironmentPack } from '../core/pack/pack.js';
+import { removePendingOutputs, trackPendingDirectory } from './files.js';
 import { loadSuiteDir } from './inputs.js';
 import { buildPack, loadPack, verifyPack } from './pack.js';
 
@@ -135,6 +136,41 @@ describe('pack build', () => {
     cpSync(TINY_SUITE, suiteCopy, { recursive: true });
     await expect(buildPack(suiteCopy, manifestPath, join(suiteCopy, 'pack'))).rejects.toThrow(/inside the input suite/);
     expect(existsSync(join(suiteCopy, 'pack'))).toBe(false);
+  });
+
+  it('leaves nothing behind when the build fails after the pack was written', async () => {
+    const dir = freshDir();
+    const failing = buildPack(TINY_SUITE, manifestPath, join(dir, 'pack'), {
+      beforePublish: (temp) => {
+        expect(readdirSync(temp).sort()).toEqual(['manifest.json', 'pack.json', 'suite']);
+        throw new Error('disk full');
+      },
+    });
+    await expect(failing).rejects.toThrow(/cannot write environment pack .*disk full/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('never replaces a directory another process wrote into meanwhile (exit 6)', async () => {
+    const dir = freshDir();
+    const out = join(dir, 'pack');
+    const racing = buildPack(TINY_SUITE, manifestPath, out, { beforePublish: () => writeFileSync(join(out, 'theirs.txt'), 'theirs') });
+    await expect(racing).rejects.toThrow(OutputError);
+    expect(readdirSync(dir)).toEqual(['pack']);
+    expect(readdirSync(out)).toEqual(['theirs.txt']);
+  });
+
+  it('Ctrl+C cleanup removes a tracked temporary tree and an empty placeholder, never a filled one', () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, 'tmp', 'suite'), { recursive: true });
+    writeFileSync(join(dir, 'tmp', 'suite', 'x.json'), '{}');
+    mkdirSync(join(dir, 'empty'));
+    mkdirSync(join(dir, 'filled'));
+    writeFileSync(join(dir, 'filled', 'keep'), 'k');
+    trackPendingDirectory(join(dir, 'tmp'), true);
+    trackPendingDirectory(join(dir, 'empty'), false);
+    trackPendingDirectory(join(dir, 'filled'), false);
+    removePendingOutputs();
+    expect(readdirSync(dir)).toEqual(['filled']);
   });
 
   it('rejects a manifest that does not target the suite before creating anything (exit 3)', async () => {

@@ -170,7 +170,13 @@ async function removePlaceholder(path: string, ours: { readonly dev: number; rea
  * evaluation manifest text and pack.json into a new directory `out`,
  * atomically. Returns the pack as read back from disk.
  */
-export async function buildPack(suiteDirArg: string, manifestPath: string, out: string): Promise<EnvironmentPack> {
+/** Seams for tests: a failure or a concurrent writer at the moment a real filesystem rarely shows on demand. */
+export interface BuildPackHooks {
+  /** Runs after the temporary directory is complete and read back, before it is renamed into place. */
+  readonly beforePublish?: (tempDir: string) => void | Promise<void>;
+}
+
+export async function buildPack(suiteDirArg: string, manifestPath: string, out: string, hooks: BuildPackHooks = {}): Promise<EnvironmentPack> {
   // 1. Inputs (exit 3), then the output path (exit 6), before the long computation.
   const suiteDir = stripTrailingSeparators(suiteDirArg);
   const suite = loadSuiteDir(suiteDir);
@@ -206,6 +212,7 @@ export async function buildPack(suiteDirArg: string, manifestPath: string, out: 
     await syncDirectory(temp);
     // Read back what was written: a pack that cannot be loaded is never published.
     const written = loadPack(temp);
+    await hooks.beforePublish?.(temp);
     await publish(temp, target, ours);
     untrackTemp();
     untrackPlaceholder();

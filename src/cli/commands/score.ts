@@ -4,7 +4,8 @@
  * of scoring-v1.0.md section 5).
  *
  * `score` authenticates every result from scratch (exit 3, or 5 for a replay
- * mismatch), scores it against the suite (UNOFFICIAL), writes the report as
+ * mismatch), scores it against an environment pack (official) or a bare
+ * suite (UNOFFICIAL), writes the report as
  * canonical JSON plus one LF, and prints the section 10 summary (human mode)
  * or one JSON line. Scoring needs no agent and no network.
  *
@@ -22,6 +23,7 @@ import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclara
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { FieldReader } from '../../core/json/fields.js';
 import { JsonSyntaxError, parseStrictJson } from '../../core/json/strict-parse.js';
+import { checkMaxEvacuatedAgainstPack, checkResultAgainstPack } from '../../core/pack/pack.js';
 import { buildScoreReport, scoreReportDigest, scoreReportText } from '../../core/scoring/report.js';
 import { scoringTable } from '../../core/scoring/scoring-table.js';
 import { summaryText } from '../../core/scoring/summary.js';
@@ -29,21 +31,22 @@ import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { Rational } from '../../core/stats/rational.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
+import { loadPack } from '../../node/pack.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, suiteDirArgument } from './evaluation.js';
 import { resamplesArgument } from './statistics.js';
 
-/** The target directory: exactly one of --suite, --generated-suite, --pack. */
-function targetArgument(args: ParsedArgs): { readonly kind: 'suite'; readonly dir: string } {
+type TargetArgument = { readonly kind: 'suite'; readonly dir: string } | { readonly kind: 'pack'; readonly dir: string };
+
+/** The target: exactly one of --suite DIR, --generated-suite DIR or --pack DIR (exit 2 otherwise). */
+function targetArgument(args: ParsedArgs): TargetArgument {
   const pack = args.value('pack');
-  if (pack !== undefined) {
-    if (args.value('suite') !== undefined || args.value('generated-suite') !== undefined) {
-      throw new UsageError('give exactly one of --suite DIR, --generated-suite DIR or --pack DIR');
-    }
-    throw new UsageError('--pack: environment packs are not available in this build yet; score against --suite DIR (an UNOFFICIAL score)');
+  if (pack === undefined) return { kind: 'suite', dir: suiteDirArgument(args) };
+  if (args.value('suite') !== undefined || args.value('generated-suite') !== undefined) {
+    throw new UsageError('give exactly one of --suite DIR, --generated-suite DIR or --pack DIR');
   }
-  return { kind: 'suite', dir: suiteDirArgument(args) };
+  return { kind: 'pack', dir: pack };
 }
 
 /** Reads a --failures file: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
@@ -83,22 +86,30 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
   const output = { force: args.flag('force'), inputs: [target.dir, ...resultPaths, ...failurePaths] };
 
   // 2. Inputs (exit 3) and the output path (exit 6), before the long authentication.
-  const suite = loadSuiteDir(target.dir);
+  const pack = target.kind === 'pack' ? loadPack(target.dir) : null;
+  const suite = pack?.suite ?? loadSuiteDir(target.dir);
   const texts = resultPaths.map((path) => readTextInput(path, 'evaluation result'));
   const failures = failurePaths.map((path) => parseFailuresText(readTextInput(path, 'failures file'), path));
   await checkOutputPath(out, output);
 
-  // 3. Every result authenticated from scratch (exit 3, or 5 for a replay mismatch), then scored.
-  const trials = texts.map((text, k) => authenticateResult(text, resultPaths[k]!, suite));
+  // 3. Every result authenticated from scratch (exit 3, or 5 for a replay mismatch), and
+  //    against the pack (its manifest: exit 5; its fire worlds: exit 3), then scored.
+  const trials = texts.map((text, k) => {
+    const result = authenticateResult(text, resultPaths[k]!, suite);
+    if (pack !== null) checkResultAgainstPack(pack, result, resultPaths[k]!);
+    return result;
+  });
   const report = buildScoreReport({
     suite,
     trials,
     failures: failurePaths.length > 0 ? failures : undefined,
     sources: resultPaths,
     failureSources: failurePaths.length > 0 ? failurePaths : undefined,
-    target: { kind: 'suite' },
+    target: pack === null ? { kind: 'suite' } : { kind: 'pack', pack_id: pack.packId, pack_digest: pack.digest, manifest_hash: pack.manifestHash },
     ...(resamples === undefined ? {} : { resamples }),
   });
+  // Applicability is pinned by the pack: every scheduled episode's M* must be the pack's.
+  if (pack !== null) for (const e of report.episodes) checkMaxEvacuatedAgainstPack(pack, e.index, e.max_evacuated, target.dir);
 
   // 4. The atomic write (exit 6), then the summary.
   const text = scoreReportText(report);
@@ -131,11 +142,11 @@ export const scoreModule: CommandModule = {
       words: ['score'],
       summary: 'score the trials of one model and write the score report',
       description:
-        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the summary of scoring-v1.0.md section 10. Against a bare suite the score is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}.',
+        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the summary of scoring-v1.0.md section 10. The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
-        { name: 'pack', kind: 'value', valueName: 'DIR', description: 'an environment pack (an official score); not available in this build yet' },
+        { name: 'pack', kind: 'value', valueName: 'DIR', description: 'an environment pack: the results must run its manifest and fire worlds (an official score)' },
         { name: 'result', kind: 'repeatable', required: true, valueName: 'FILE', description: 'an evaluation result of the model: one per trial, all on one manifest' },
         { name: 'failures', kind: 'repeatable', valueName: 'FILE', description: 'declared failures of the trial of the same position (none, or one per --result)' },
         { name: 'resamples', kind: 'value', valueName: 'N', description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default: the library default, 2000)` },

@@ -116,7 +116,7 @@ function fail(problem: string): never {
 }
 
 function count(value: Count, name: string): bigint {
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) fail(`${name} must be an integer, got ${value}`);
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) fail(`${name} must be a safe integer or a bigint, got ${value}`);
   const n = BigInt(value);
   if (n < 0n) fail(`${name} must not be negative, got ${n}`);
   return n;

@@ -7,7 +7,7 @@ import { ValidationError } from '../errors.js';
 import type { EpisodeEvidence, EpisodeTrialEvidence } from './evidence.js';
 import { validateEpisodeEvidence } from './evidence.js';
 import { buildScoreReport } from './report.js';
-import { ATTRIBUTION, DOOR, SEALED, fixtureSuite, holdingAgent, manifestOf, runTrial } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, SEALED, fixtureSuite, holdingAgent, manifestOf, runTrial, type Mutable } from './test-score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 let episodes: readonly EpisodeEvidence[];
@@ -21,12 +21,10 @@ beforeAll(async () => {
   episodes = buildScoreReport({ suite, trials: [held.authenticated, partial.authenticated], target: { kind: 'suite' } }).episodes;
 });
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
-
 /** A deep copy of episode `index` with `edit` applied to its trial `trial`. */
 function tampered(index: number, trial: number, edit: (t: Mutable<EpisodeTrialEvidence>) => void): EpisodeEvidence {
   const copy = structuredClone(episodes[index]!) as Mutable<EpisodeEvidence>;
-  edit(copy.trials[trial] as Mutable<EpisodeTrialEvidence>);
+  edit(copy.trials[trial]!);
   return copy as EpisodeEvidence;
 }
 

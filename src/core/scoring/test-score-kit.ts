@@ -15,6 +15,9 @@ import { parseScenarioText } from '../world/scenario.js';
 import type { Scenario } from '../world/scenario-types.js';
 import { buildSuiteManifest, loadSuite, type Suite } from '../world/suite.js';
 
+/** A deep mutable copy type, for tests that tamper with parsed artifacts. */
+export type Mutable<T> = T extends readonly (infer U)[] ? Mutable<U>[] : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T;
+
 export interface FixtureSpec {
   readonly id: string;
   readonly family: string;
