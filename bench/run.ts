@@ -1,14 +1,26 @@
 /**
  * `npm run bench`: speed and memory figures, printed. Goals are reported as
- * met or MISSED; they are measurements, never test assertions.
+ * met or MISSED; they are measurements, never test assertions. Run it on an
+ * otherwise idle machine: the figures are wall times.
+ *
+ *   npm run bench               every section
+ *   npm run bench -- core       one section (core, evaluation, scoring)
  */
 
 import { benchCore } from './core.js';
+import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
+import { benchScoring } from './scoring.js';
 
-const sections: [string, () => Promise<Figure[]>][] = [['Benchmark core', benchCore]];
+const sections: Record<string, [string, () => Promise<Figure[]>]> = {
+  core: ['Benchmark core', benchCore],
+  evaluation: ['Evaluations', benchEvaluation],
+  scoring: ['The EMBER Score', benchScoring],
+};
 
-for (const [title, run] of sections) {
-  console.log(`${title}`);
+const wanted = process.argv.slice(2);
+for (const [key, [title, run]] of Object.entries(sections)) {
+  if (wanted.length > 0 && !wanted.includes(key)) continue;
+  console.log(title);
   for (const figure of await run()) console.log(formatFigure(figure));
 }

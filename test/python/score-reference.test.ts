@@ -8,6 +8,7 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
 import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
+import { SCORING_CONSTANTS } from '../../src/core/scoring/constants.js';
 import { dec, div, exp, ln, pow, toExact } from '../../src/core/scoring/decimal.js';
 import { episodeScoreDigits, scoreEpisode, type EpisodeScoreInput, type HazardInput, type RatioInput } from '../../src/core/scoring/episode-score.js';
 import { Xoshiro128ss } from '../../src/core/world/rng.js';
@@ -255,6 +256,13 @@ function tsResult(input: EpisodeScoreInput): unknown {
 }
 
 describe('the episode score equals the Python decimal reference', () => {
+  it('which uses the official constants', () => {
+    const [constants] = runPython([JSON.stringify({ op: 'constants' })]);
+    const python = JSON.parse(constants!) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(python)) expect([key, value]).toEqual([key, SCORING_CONSTANTS[key as keyof typeof SCORING_CONSTANTS]]);
+    expect(Object.keys(python).length).toBeGreaterThanOrEqual(11);
+  });
+
   it('on 10,000 seeded random inputs: the report values and all 50 digits of every unrounded value (and rejects the same broken inputs)', () => {
     const cases = new Cases();
     const inputs: EpisodeScoreInput[] = [];

@@ -11,7 +11,8 @@ or {"error": "..."} for an input the TypeScript implementation must reject.
 It performs the same decimal operations in the same order as
 episode-score.ts, with Python's decimal (libmpdec) at 50 digits,
 ROUND_HALF_EVEN. A line {"op": "ln" | "exp" | "pow" | "div", "x": ..., "y": ...}
-evaluates one operation instead and writes its exact value as a plain string.
+evaluates one operation instead and writes its exact value as a plain string;
+{"op": "constants"} writes the constants this script uses.
 
 Standard library only; used by test/python/score-reference.test.ts.
 """
@@ -175,8 +176,10 @@ def exact_or_none(x):
 
 
 def operation(obj):
-    x = Decimal(obj["x"])
     op = obj["op"]
+    if op == "constants":
+        return K
+    x = Decimal(obj["x"])
     if op == "ln":
         return exact_plain(x.ln())
     if op == "exp":

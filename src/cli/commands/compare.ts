@@ -115,7 +115,7 @@ export const leaderboardModule: CommandModule = {
   commands: [
     {
       words: ['leaderboard'],
-      summary: 'order score reports by the section 8 rules, with adjacent paired comparisons',
+      summary: 'order score reports (displayed score, then safety tie-breaks), with adjacent paired comparisons',
       description:
         'Loads two or more comparable score reports (one manifest, one pack or suite, one set of constants; distinct models) and orders them by the score rounded half-even to 0.1 point, then Safety, avoidable casualties per trial, avoidable stranded per trial, the worst scenario score and the model ID. Prints the table and the paired comparison of each adjacent pair; --out writes the artifact as canonical JSON plus one LF.',
       positionals: [],

@@ -1,32 +1,26 @@
 /**
- * Decimal arithmetic that reproduces Python's `decimal` module (the C
- * libmpdec behind CPython's `_decimal`) digit for digit at 50 significant
- * digits, ROUND_HALF_EVEN (scoring-v1.0.md section 4.5).
+ * Decimal arithmetic equal digit for digit to Python's `decimal` (libmpdec,
+ * CPython's `_decimal`) at 50 significant digits, ROUND_HALF_EVEN
+ * (scoring-v1.0.md 4.5). decimal.js does `+ - * /` and rounding to places,
+ * which are correctly rounded in both libraries. The rest follows mpdecimal.c:
  *
- * decimal.js gives correctly rounded `+ - * /` and rounding to places, as
- * libmpdec does. The rest follows libmpdec's algorithms (mpdecimal.c):
- *
- * - `ln` and `exp` are correctly rounded in libmpdec: mpd_qln / mpd_qexp run
- *   Ziv's loop (the context's `allcr` flag, on in CPython) at prec + 3,
- *   + 19, ... digits until result - ulp and result + ulp round alike, then
- *   round half-even. ln and exp of a rational (other than ln 1 and exp 0) are
- *   irrational, never a tie, so the correctly rounded value is unique and any
- *   correct implementation gives the same digits. decimal.js's own ln/exp can
- *   misround near ties (and are slow), so here they are evaluated in binary
- *   fixed point on BigInt with a proven error bound, and the bound's interval
- *   must round to one value, else the working precision grows.
- * - Integer powers (_mpd_qpow_int) are left-to-right binary exponentiation
- *   at a wider precision wp = prec + (integer digits of |y|) + 2 (+ 1 and
- *   base = 1/base for y < 0), every product rounded half-even to wp, then one
- *   rounding to prec: a double rounding, which can differ from the correctly
- *   rounded power in the last digit. Reproduced exactly.
- * - Non-integer powers (_mpd_qpow_real) are exp(y * ln(x)) at
- *   wp = max(digits of x, prec) + 4 + 19 (MPD_EXPDIGITS, 64-bit builds):
- *   t = ln(x) correctly rounded to wp, t = t * y rounded to wp, r = exp(t)
- *   correctly rounded to wp, then r rounded to prec. There is no exact-result
- *   detection (_mpd_qpow_exact is a TODO in libmpdec), so an exact power
- *   that is a tie at prec digits rounds the way the wp-digit value falls.
- *   Reproduced exactly.
+ * - ln, exp (mpd_qln, mpd_qexp with CPython's `allcr` flag) are correctly
+ *   rounded: Ziv's loop at prec + 3, + 19, ... digits until result - ulp and
+ *   result + ulp round alike. ln/exp of a rational (but ln 1, exp 0) is never
+ *   a tie, so the correctly rounded value is unique. decimal.js's own ln/exp
+ *   can misround near ties (and are slow), so here they run in binary fixed
+ *   point on BigInt with a proven error bound, and the precision grows until
+ *   the whole error interval rounds to one value.
+ * - Integer powers (_mpd_qpow_int): left-to-right binary exponentiation at
+ *   wp = prec + (digits of |y|) + 2 (+ 1, with base 1/x, for y < 0), every
+ *   product rounded half-even to wp, then one rounding to prec. The double
+ *   rounding can differ from the correctly rounded power in the last digit.
+ * - Non-integer powers (_mpd_qpow_real): wp = max(digits of x, prec) + 4 + 19
+ *   (MPD_EXPDIGITS, 64-bit builds); t = ln(x) correctly rounded to wp,
+ *   t = t * y rounded to wp, r = exp(t) correctly rounded to wp, r rounded to
+ *   prec. No exact-result detection (_mpd_qpow_exact is a TODO in libmpdec):
+ *   an exact power that is a tie at prec digits rounds the way r falls.
+ * Both power algorithms are reproduced exactly.
  */
 
 import { Decimal } from 'decimal.js';
@@ -157,11 +151,8 @@ function ln2Fixed(bits: number): bigint {
   return ln2Cached.value >> BigInt(ln2Cached.bits - bits);
 }
 
-interface Enclosure {
-  lo: bigint;
-  hi: bigint;
-  shift: number; // the value lies in [lo, hi] * 2^shift, lo and hi of one sign
-}
+/** The exact value lies in [lo, hi] * 2^shift. */
+type Enclosure = { lo: bigint; hi: bigint; shift: number };
 
 /** Rounds n * 10^exp10 (n > 0, with more than `prec` digits) half-even to `prec` digits; returns "coefEexp" without trailing zeros. */
 function roundDigits(n: bigint, exp10: number, prec: number): string {
@@ -314,10 +305,7 @@ export function exp(x: D): D {
   return expAt(x, SCORING_PRECISION);
 }
 
-// ---------------------------------------------------------------------------
-// Powers as mpd_qpow.
-
-// libmpdec's MPD_EXPDIGITS on 64-bit builds (CONFIG_64).
+// Powers as mpd_qpow. MPD_EXPDIGITS of libmpdec's 64-bit builds (CONFIG_64):
 const MPD_EXPDIGITS = 19;
 const MAX_UINT64 = (1n << 64n) - 1n;
 
@@ -360,11 +348,10 @@ function powReal(base: D, y: D, prec: number): D {
  * InvalidOperation or returns an infinity): 0 ** 0, 0 ** (y < 0), a negative
  * base with a non-integer y.
  *
- * Limit: libmpdec counts a base's coefficient digits with trailing zeros
- * (Decimal("0.50") has 2); decimal.js does not keep them. The count only
- * matters when it exceeds 50 (it sets the working precision), which no
- * scoring operand does: every operand is a literal of a few digits or the
- * result of a 50-digit operation.
+ * Limits: libmpdec counts a base's digits with trailing zeros
+ * (Decimal("0.50") has 2), decimal.js does not; the count matters only
+ * above 50 digits, which no scoring operand has. Over- and underflow
+ * shortcuts (_qcheck_pow_bounds, exponents beyond +-999999) are not modelled.
  */
 export function pow(base: D, y: D): D {
   if (!base.isFinite() || !y.isFinite()) throw new RangeError('decimal pow of a non-finite value');

@@ -6,9 +6,9 @@ import { baselineFactory } from '../baselines/registry.js';
 import { blockScrubFactory } from '../baselines/block-scrub.js';
 import { ValidationError } from '../errors.js';
 import { Rational } from '../stats/rational.js';
-import { episodeFacts, episodeReferences, mergeFailures, routeEventsOf, scoreFromFacts, scoreInputOf } from './episode-evaluation.js';
+import { episodeFacts, episodeReferences, mergeFailures, routeEventsOf } from './episode-evaluation.js';
 import { scoreEpisode } from './episode-score.js';
-import type { EpisodeTrialEvidence } from './evidence.js';
+import { scoreFromFacts, scoreInputOf, type EpisodeTrialEvidence } from './evidence.js';
 import { buildScoreReport } from './report.js';
 import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, exitSeekingAgent, fixtureSuite, holdingAgent, manifestOf, nearestExit, runTrial, type FixtureSpec } from './test-score-kit.js';
 

@@ -30,14 +30,10 @@ import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome } from '../sim/events.js
 import { personId } from '../sim/observation.js';
 import { recordDigest, recordText, type RunRecord } from '../sim/record.js';
 import { replayFromStart } from '../sim/replay.js';
-import { Rational, mean } from '../stats/rational.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import { capacityBounds } from './capacity-bounds.js';
-import { SCORE_PLACES } from './constants.js';
-import { dec, toPlain } from './decimal.js';
-import { scoreEpisode, type EpisodeScoreInput } from './episode-score.js';
-import type { EpisodeEvidence, EpisodeTrialEvidence, FailureEvidence, ScoreBreakdown } from './evidence.js';
+import { ZERO_SCORE, episodeScoreOf, scoreFromFacts, type EpisodeEvidence, type EpisodeTrialEvidence, type FailureEvidence } from './evidence.js';
 import { NO_ESCAPE, computeReferences, type References } from './references.js';
 import { RouteEventObserver, type RouteEventSummary } from './route-events.js';
 
@@ -336,12 +332,6 @@ function committedTrial(trial: number, episode: AuthenticatedEpisode, refs: Refe
   return { ...common, status: scored.status, breakdown: scored.breakdown, score: scored.score };
 }
 
-/** The exact episode score: the mean over its trials of the trial scores ("num/den"), null when not applicable. */
-export function episodeScoreOf(trials: readonly EpisodeTrialEvidence[], applicable: boolean): string | null {
-  if (!applicable) return null;
-  return mean(trials.map((t) => Rational.parse(t.score!))).toFraction();
-}
-
 /**
  * The evidence of one scheduled episode over all trials. A trial without a
  * committed result is `failed` with its declared kind, or `missing`; when
@@ -368,56 +358,4 @@ export function scheduledEpisodeEvidence(scheduled: ManifestEpisode, scenario: S
     score: episodeScoreOf(evidence, applicable),
     trials: evidence,
   };
-}
-
-// ---------------------------------------------------------------------------
-// The episode score of the facts
-
-/** The score of an episode-trial that fails (the text form of 0 points). */
-export const ZERO_SCORE = toPlain(dec(0), SCORE_PLACES);
-
-/** The episode-score input of the facts: exact integers and exact ratios (scoring-v1.0.md 4.1, 4.2). */
-export function scoreInputOf(facts: EpisodeFacts): EpisodeScoreInput {
-  const { people, references: ref, actual } = facts;
-  const evacuees = people.evacuated > 0;
-  return {
-    maxEvacuated: ref.max_evacuated,
-    population: people.population,
-    evacuated: people.evacuated,
-    avoidableCasualties: people.avoidable_casualties,
-    avoidableStranded: people.avoidable_stranded,
-    time: evacuees ? { bound: ref.evacuee_time_cut_bound, actual: actual.evacuation_steps } : null,
-    hazard: evacuees ? { dangerStates: actual.danger_states, fewestDangerStates: ref.fewest_danger_states, evacuationSteps: actual.evacuation_steps } : null,
-    path: evacuees ? { bound: ref.fewest_moves, actual: actual.cells_moved } : null,
-    replanning: actual.recoverable_route_events > 0 ? { bound: ref.replanning_bound, actual: actual.replanning_steps } : null,
-  };
-}
-
-export interface ScoredFacts {
-  readonly status: 'scored' | 'catastrophic';
-  readonly breakdown: ScoreBreakdown;
-  readonly score: string;
-}
-
-/** The episode score of an applicable episode-trial's facts (M* >= 1). */
-export function scoreFromFacts(facts: EpisodeFacts): ScoredFacts {
-  const result = scoreEpisode(scoreInputOf(facts));
-  switch (result.status) {
-    case 'not_applicable':
-      throw new ValidationError('scoring input error: an episode with M* = 0 is not applicable and has no score');
-    case 'scored':
-    case 'catastrophic':
-      return {
-        status: result.status,
-        breakdown: {
-          components: result.components,
-          safety: result.safety!,
-          quality: result.quality,
-          severity: result.severity!,
-          severe: result.severe,
-          ceiling: result.ceiling!,
-        },
-        score: result.score!,
-      };
-  }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { canonicalJson } from '../json/canonical.js';
 import { COMPONENT_PLACES, SCORE_PLACES, SCORING_CONSTANTS, SCORING_CONSTANTS_DIGEST } from './constants.js';
-import { dec, SCORING_PRECISION, toExact } from './decimal.js';
+import { SCORING_PRECISION, toExact } from './decimal.js';
 import { BETA, episodeScoreDigits, scoreEpisode, type EpisodeScoreInput } from './episode-score.js';
 
 /** Perfect except as overridden: M* = population = 100, all quality components 1, replanning undefined. */

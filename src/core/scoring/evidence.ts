@@ -19,9 +19,13 @@
 
 import { ValidationError, type FailureKind } from '../errors.js';
 import { HEX64 } from '../hash.js';
-import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
+import { canonicalJson, type JsonValue } from '../json/canonical.js';
 import type { FieldReader } from '../json/fields.js';
-import { episodeScoreOf, scoreFromFacts, ZERO_SCORE, type ActualEvidence, type CongestionEvidence, type EpisodeFacts, type PeopleEvidence, type ReferenceEvidence } from './episode-evaluation.js';
+import { Rational, mean } from '../stats/rational.js';
+import { SCORE_PLACES } from './constants.js';
+import { dec, toPlain } from './decimal.js';
+import type { ActualEvidence, CongestionEvidence, EpisodeFacts, PeopleEvidence, ReferenceEvidence } from './episode-evaluation.js';
+import { scoreEpisode, type EpisodeScoreInput } from './episode-score.js';
 
 export type EpisodeTrialStatus = 'scored' | 'catastrophic' | 'failed' | 'not_applicable';
 export const EPISODE_TRIAL_STATUSES: readonly EpisodeTrialStatus[] = ['scored', 'catastrophic', 'failed', 'not_applicable'];
@@ -88,6 +92,64 @@ export interface EpisodeEvidence {
   /** The episode score: the exact mean over its trials ("num/den"); null when not applicable. */
   readonly score: string | null;
   readonly trials: readonly EpisodeTrialEvidence[];
+}
+
+// ---------------------------------------------------------------------------
+// The episode score of the facts (the validator recomputes it from the evidence)
+
+/** The score of an episode-trial that fails (the text form of 0 points). */
+export const ZERO_SCORE = toPlain(dec(0), SCORE_PLACES);
+
+/** The episode-score input of the facts: exact integers and exact ratios (scoring-v1.0.md 4.1, 4.2). */
+export function scoreInputOf(facts: EpisodeFacts): EpisodeScoreInput {
+  const { people, references: ref, actual } = facts;
+  const evacuees = people.evacuated > 0;
+  return {
+    maxEvacuated: ref.max_evacuated,
+    population: people.population,
+    evacuated: people.evacuated,
+    avoidableCasualties: people.avoidable_casualties,
+    avoidableStranded: people.avoidable_stranded,
+    time: evacuees ? { bound: ref.evacuee_time_cut_bound, actual: actual.evacuation_steps } : null,
+    hazard: evacuees ? { dangerStates: actual.danger_states, fewestDangerStates: ref.fewest_danger_states, evacuationSteps: actual.evacuation_steps } : null,
+    path: evacuees ? { bound: ref.fewest_moves, actual: actual.cells_moved } : null,
+    replanning: actual.recoverable_route_events > 0 ? { bound: ref.replanning_bound, actual: actual.replanning_steps } : null,
+  };
+}
+
+export interface ScoredFacts {
+  readonly status: 'scored' | 'catastrophic';
+  readonly breakdown: ScoreBreakdown;
+  readonly score: string;
+}
+
+/** The episode score of an applicable episode-trial's facts (M* >= 1). */
+export function scoreFromFacts(facts: EpisodeFacts): ScoredFacts {
+  const result = scoreEpisode(scoreInputOf(facts));
+  switch (result.status) {
+    case 'not_applicable':
+      throw new ValidationError('scoring input error: an episode with M* = 0 is not applicable and has no score');
+    case 'scored':
+    case 'catastrophic':
+      return {
+        status: result.status,
+        breakdown: {
+          components: result.components,
+          safety: result.safety!,
+          quality: result.quality,
+          severity: result.severity!,
+          severe: result.severe,
+          ceiling: result.ceiling!,
+        },
+        score: result.score!,
+      };
+  }
+}
+
+/** The exact episode score: the mean over its trials of the trial scores ("num/den"), null when not applicable. */
+export function episodeScoreOf(trials: readonly EpisodeTrialEvidence[], applicable: boolean): string | null {
+  if (!applicable) return null;
+  return mean(trials.map((t) => Rational.parse(t.score!))).toFraction();
 }
 
 // ---------------------------------------------------------------------------
@@ -234,16 +296,19 @@ function readInts<K extends string>(r: FieldReader, value: JsonValue | undefined
   return out;
 }
 
-function readIds(r: FieldReader, value: JsonValue | undefined, path: string): string[] {
-  return r.array(value, path).map((v, k) => r.string(v, `${path}[${k}]`));
-}
-
 function readPeople(r: FieldReader, value: JsonValue | undefined, path: string): PeopleEvidence {
-  const counts = ['avoidable_casualties', 'avoidable_stranded', 'evacuated', 'population'] as const;
-  const obj = r.object(value, path, [...counts, ...ID_LISTS]);
-  const ints = readInts(r, Object.fromEntries(counts.map((k) => [k, obj[k]!])) as JsonObject, path, counts);
-  const lists = Object.fromEntries(ID_LISTS.map((k) => [k, readIds(r, obj[k], `${path}.${k}`)])) as { [K in (typeof ID_LISTS)[number]]: string[] };
-  return { ...ints, ...lists };
+  const obj = r.object(value, path, ['avoidable_casualties', 'avoidable_stranded', 'evacuated', 'population', ...ID_LISTS]);
+  const ids = (key: (typeof ID_LISTS)[number]) => r.array(obj[key], `${path}.${key}`).map((v, k) => r.string(v, `${path}.${key}[${k}]`));
+  return {
+    population: r.integer(obj.population, `${path}.population`),
+    evacuated: r.integer(obj.evacuated, `${path}.evacuated`),
+    avoidable_casualties: r.integer(obj.avoidable_casualties, `${path}.avoidable_casualties`),
+    avoidable_stranded: r.integer(obj.avoidable_stranded, `${path}.avoidable_stranded`),
+    avoidable_casualty_ids: ids('avoidable_casualty_ids'),
+    avoidable_stranded_ids: ids('avoidable_stranded_ids'),
+    unavoidable_casualty_ids: ids('unavoidable_casualty_ids'),
+    unavoidable_stranded_ids: ids('unavoidable_stranded_ids'),
+  };
 }
 
 const REFERENCE_KEYS = ['earliest_sum', 'evacuee_time_cut_bound', 'evacuee_time_queue_bound', 'fewest_danger_states', 'fewest_moves', 'max_evacuated', 'replanning_bound'] as const;

@@ -66,6 +66,7 @@ describe('parseScoreReportText', () => {
     expect(load(edited((r) => (r.scoring_version = '0.9')))).toThrow(/scoring_version: must be one of "1.0"/);
     expect(load(edited((r) => (r.model_id = ' model')))).toThrow(/model_id: must not start or end with whitespace/);
     expect(load(edited((r) => (r.trials[1]!.trial = 0)))).toThrow(/trials\[1\].trial: must be 1/);
+    expect(load(edited((r) => (r.trials[1]!.missing_episodes = 0)))).toThrow(/trials\[1\].missing_episodes: is 0, the evidence has 1/);
     expect(load(edited((r) => r.episodes.pop()))).toThrow(ValidationError);
     // A changed model ID changes the bootstrap seed, so the interval no longer matches.
     expect(load(edited((r) => (r.model_id = 'other-model')))).toThrow(/interval: differs/);

@@ -147,6 +147,17 @@ export function parseScoreReportText(text: string, source: string): LoadedScoreR
     return e;
   });
   if (episodes.length === 0) r.fail('episodes', 'must hold every scheduled episode');
+  header.trials.forEach((t, k) => {
+    const records = episodes.map((e) => e.trials[k]!);
+    const counts = {
+      committed_episodes: records.filter((x) => x.record_digest !== null).length,
+      declared_failures: records.filter((x) => x.failure !== null && x.failure.kind !== 'missing').length,
+      missing_episodes: records.filter((x) => x.failure?.kind === 'missing').length,
+    };
+    for (const [key, value] of Object.entries(counts)) {
+      if (t[key as keyof typeof counts] !== value) r.fail(`trials[${k}].${key}`, `is ${t[key as keyof typeof counts]}, the evidence has ${value}`);
+    }
+  });
   const report = aggregateScoreReport(header, episodes);
   const expected = report as unknown as JsonObject;
   for (const key of REPORT_KEYS) {

@@ -208,30 +208,29 @@ function tailOf(h: Hierarchy, order: readonly string[]): ScoreReport['tail'] {
   };
 }
 
+const PEOPLE_KEYS = ['escapable', 'evacuated', 'avoidable_casualties', 'avoidable_stranded', 'unavoidable_losses'] as const;
 const ZERO_TOTALS: PeopleTotals = { escapable: 0, evacuated: 0, avoidable_casualties: 0, avoidable_stranded: 0, unavoidable_losses: 0 };
 
-function addPeople(sum: PeopleTotals, t: EpisodeTrialEvidence): PeopleTotals {
+function plus(a: PeopleTotals, b: PeopleTotals): PeopleTotals {
+  return Object.fromEntries(PEOPLE_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as PeopleTotals;
+}
+
+function peopleOf(t: EpisodeTrialEvidence): PeopleTotals {
   const p = t.people!;
   return {
-    escapable: sum.escapable + t.references!.max_evacuated,
-    evacuated: sum.evacuated + p.evacuated,
-    avoidable_casualties: sum.avoidable_casualties + p.avoidable_casualties,
-    avoidable_stranded: sum.avoidable_stranded + p.avoidable_stranded,
-    unavoidable_losses: sum.unavoidable_losses + p.unavoidable_casualty_ids.length + p.unavoidable_stranded_ids.length,
+    escapable: t.references!.max_evacuated,
+    evacuated: p.evacuated,
+    avoidable_casualties: p.avoidable_casualties,
+    avoidable_stranded: p.avoidable_stranded,
+    unavoidable_losses: p.unavoidable_casualty_ids.length + p.unavoidable_stranded_ids.length,
   };
 }
 
 function totalsOf(episodes: readonly EpisodeEvidence[], trials: number): ScoreReport['totals'] {
   const byTrial = Array.from({ length: trials }, () => ZERO_TOTALS);
-  for (const t of authenticatedApplicable(episodes)) byTrial[t.trial] = addPeople(byTrial[t.trial]!, t);
-  const all = byTrial.reduce((sum, t) => ({
-    escapable: sum.escapable + t.escapable,
-    evacuated: sum.evacuated + t.evacuated,
-    avoidable_casualties: sum.avoidable_casualties + t.avoidable_casualties,
-    avoidable_stranded: sum.avoidable_stranded + t.avoidable_stranded,
-    unavoidable_losses: sum.unavoidable_losses + t.unavoidable_losses,
-  }), ZERO_TOTALS);
-  const perTrial = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Rational.of(v, trials).toFraction()])) as PeopleTotalsPerTrial;
+  for (const t of authenticatedApplicable(episodes)) byTrial[t.trial] = plus(byTrial[t.trial]!, peopleOf(t));
+  const all = byTrial.reduce(plus, ZERO_TOTALS);
+  const perTrial = Object.fromEntries(PEOPLE_KEYS.map((k) => [k, Rational.of(all[k], trials).toFraction()])) as unknown as PeopleTotalsPerTrial;
   return { all, per_trial: perTrial, by_trial: byTrial };
 }
 

@@ -62,6 +62,10 @@ const BLOCKED = 3;
 export class MovementResolver {
   private readonly occupant: Int32Array;
   private readonly claims: Uint32Array;
+  // Per-person scratch, grown to the largest crowd seen; reused across steps.
+  private target = new Int32Array(0);
+  private state = new Uint8Array(0);
+  private readonly path: number[] = [];
 
   constructor(readonly grid: Grid) {
     const size = grid.rows * grid.cols;
@@ -79,9 +83,15 @@ export class MovementResolver {
     const n = cells.length;
     const { grid, occupant, claims } = this;
     const kinds = grid.kinds;
-    const target = new Int32Array(n).fill(-1);
+    if (this.target.length < n) {
+      this.target = new Int32Array(n);
+      this.state = new Uint8Array(n);
+    }
+    const target = this.target;
+    const state = this.state;
+    target.fill(-1, 0, n);
+    state.fill(PENDING, 0, n);
     const blocked = new Uint8Array(n);
-    const state = new Uint8Array(n);
     const contested: number[] = [];
 
     for (let i = 0; i < n; i++) occupant[cells[i]!] = i;
@@ -106,7 +116,7 @@ export class MovementResolver {
     }
 
     // 2. Chains: follow each pending mover to the occupant of its target.
-    const path: number[] = [];
+    const path = this.path;
     for (let i = 0; i < n; i++) {
       if (target[i]! < 0 || state[i] !== PENDING) continue;
       path.length = 0;
@@ -163,11 +173,12 @@ export class MovementResolver {
       } else out[i] = cells[i]!;
     }
     this.clear(cells, target);
-    contested.sort((a, b) => a - b);
+    if (contested.length > 1) contested.sort((a, b) => a - b);
     return { cells: out, blocked, evacuated, contested };
   }
 
   private clear(cells: ArrayLike<number>, target: Int32Array): void {
+    // `target` may be longer than this step's crowd: only the first cells.length entries are this step's.
     for (let i = 0; i < cells.length; i++) {
       this.occupant[cells[i]!] = -1;
       const t = target[i]!;

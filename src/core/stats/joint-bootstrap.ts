@@ -1,0 +1,329 @@
+/**
+ * The joint stratified two-stage bootstrap of the statistics artifacts
+ * (statistics_version 1.0; docs/statistics.md section 5): ONE stream and
+ * ONE draw structure per resample, shared by every metric.
+ *
+ * The units (committed episodes, or paired episodes) form the hierarchy:
+ * families sorted, scenarios in manifest order, episodes in manifest order.
+ * Per resample: for each family, draw k scenario positions in [0, k); then,
+ * for each drawn scenario in draw order, draw n episode positions in
+ * [0, n) (k scenarios in the family, n units in the scenario). A metric's
+ * statistic of the resample is the family-balanced mean over the DEFINED
+ * values of the drawn units: a drawn scenario with no defined drawn value
+ * is left out of its family's mean, a family with no scenario left is left
+ * out of the overall mean, and a resample with nothing defined has no
+ * statistic for that metric.
+ *
+ * Exact and integer-only. Per metric, every statistic is N / T over one
+ * fixed T = D * C * K * F: D the lcm of the value denominators, and C, K, F
+ * the lcm of every count a drawn scenario, family and the overall mean can
+ * have (so dividing by a count is a multiplication by a precomputed BigInt,
+ * and no gcd is ever taken). Values over D are split into limbs of B bits
+ * held in Numbers, so the per-draw work is Number additions whose sums stay
+ * below 2^53 (exact); limbs become BigInt once per family and count.
+ */
+
+import { Rational } from './rational.js';
+import { BootstrapStream } from './stream.js';
+
+export interface BootstrapUnit {
+  readonly family: string;
+  readonly scenarioId: string;
+}
+
+/** One metric's resample statistics: numerators[b] / denominator, null where resample b has no statistic. */
+export interface JointStatistics {
+  readonly denominator: bigint;
+  readonly numerators: readonly (bigint | null)[];
+}
+
+export interface Interval {
+  readonly lower: Rational;
+  readonly upper: Rational;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a < 0n ? -a : a;
+}
+
+function lcmOf(values: Iterable<bigint>): bigint {
+  let out = 1n;
+  for (const v of values) out = (out / gcd(out, v)) * v;
+  return out;
+}
+
+function bitLength(v: bigint): number {
+  return v === 0n ? 0 : (v < 0n ? -v : v).toString(2).length;
+}
+
+/** The counts 1..max when a count may vary, else just `fixed`. */
+function possibleCounts(varies: boolean, fixed: number, into: Set<number>): void {
+  if (varies) for (let c = 1; c <= fixed; c++) into.add(c);
+  else into.add(fixed);
+}
+
+/** factors[c] = lcm / c for every possible count c (unused entries stay 0n). */
+function countFactors(counts: ReadonlySet<number>, max: number): { lcm: bigint; factors: bigint[] } {
+  const lcm = lcmOf([...counts].map(BigInt));
+  const factors = new Array<bigint>(max + 1).fill(0n);
+  for (const c of counts) factors[c] = lcm / BigInt(c);
+  return { lcm, factors };
+}
+
+/** The resample layout: units reordered into hierarchy order, as index ranges. */
+interface Design {
+  /** Unit positions (indices into the caller's units) in hierarchy order. */
+  readonly order: readonly number[];
+  /** Per family (sorted): its scenarios as [start, length) ranges over `order`. */
+  readonly families: readonly { readonly starts: Int32Array; readonly sizes: Int32Array }[];
+  readonly maxScenarioSize: number;
+  /** The most unit draws one family can make in a resample (k * its largest scenario). */
+  readonly maxFamilyDraws: number;
+}
+
+function designOf(units: readonly BootstrapUnit[]): Design {
+  const byFamily = new Map<string, Map<string, number[]>>();
+  units.forEach((u, i) => {
+    let scenarios = byFamily.get(u.family);
+    if (!scenarios) byFamily.set(u.family, (scenarios = new Map()));
+    let members = scenarios.get(u.scenarioId);
+    if (!members) scenarios.set(u.scenarioId, (members = []));
+    members.push(i);
+  });
+  const order: number[] = [];
+  let maxScenarioSize = 0;
+  let maxFamilyDraws = 0;
+  // Sorted like buildHierarchy (hierarchy.ts): default sort, UTF-16 code unit order.
+  const families = [...byFamily.keys()].sort().map((family) => {
+    const scenarios = [...byFamily.get(family)!.values()];
+    const starts = new Int32Array(scenarios.length);
+    const sizes = new Int32Array(scenarios.length);
+    let largest = 0;
+    scenarios.forEach((members, j) => {
+      starts[j] = order.length;
+      sizes[j] = members.length;
+      order.push(...members);
+      largest = Math.max(largest, members.length);
+    });
+    maxScenarioSize = Math.max(maxScenarioSize, largest);
+    maxFamilyDraws = Math.max(maxFamilyDraws, scenarios.length * largest);
+    return { starts, sizes };
+  });
+  return { order, families, maxScenarioSize, maxFamilyDraws };
+}
+
+/**
+ * One metric's exact accumulator. Per family of a resample, each drawn
+ * scenario's limb sums go into the bucket of its defined-draw count c; the
+ * family is then sum over c of (C / c) * bucket(c), times K / k' for its k'
+ * scenarios with a value; the resample is that sum times F / f' for its f'
+ * families with a value.
+ */
+class MetricAccumulator {
+  readonly denominator: bigint;
+  readonly numerators: (bigint | null)[] = [];
+  private readonly limbCount: number;
+  private readonly limbBits: bigint[];
+  /** Limbs of each unit's value over D, in hierarchy order (0 where undefined). */
+  private readonly limbs: Float64Array;
+  private readonly defined: Uint8Array;
+  private readonly scenarioFactors: bigint[];
+  private readonly familyFactors: bigint[];
+  private readonly overallFactors: bigint[];
+  /** Per count c: limb sums of this family's drawn scenarios with c defined draws. */
+  private readonly buckets: Float64Array;
+  /** The counts with a non-empty bucket in this family, and a flag per count. */
+  private readonly touched: Int32Array;
+  private readonly isTouched: Uint8Array;
+  private touchedCount = 0;
+  private readonly scratch: Float64Array;
+  private familyScenarios = 0;
+  private resampleSum = 0n;
+  private resampleFamilies = 0;
+
+  constructor(design: Design, values: readonly (Rational | null)[]) {
+    const ordered = design.order.map((i) => values[i] ?? null);
+    const den = lcmOf(new Set(ordered.flatMap((v) => (v === null ? [] : [v.den]))));
+    const ints = ordered.map((v) => (v === null ? 0n : v.num * (den / v.den)));
+
+    // Which counts can occur: a scenario with every unit defined always has c = n.
+    const scenarioCounts = new Set<number>();
+    const familyCounts = new Set<number>();
+    let everyFamilyFull = true;
+    for (const family of design.families) {
+      let familyFull = true;
+      family.starts.forEach((start, j) => {
+        const n = family.sizes[j]!;
+        let definedHere = 0;
+        for (let e = start; e < start + n; e++) if (ordered[e] !== null) definedHere++;
+        if (definedHere > 0) possibleCounts(definedHere < n, n, scenarioCounts);
+        if (definedHere < n) familyFull = false;
+      });
+      possibleCounts(!familyFull, family.starts.length, familyCounts);
+      if (!familyFull) everyFamilyFull = false;
+    }
+    const overallCounts = new Set<number>();
+    possibleCounts(!everyFamilyFull, design.families.length, overallCounts);
+    const maxK = Math.max(0, ...design.families.map((f) => f.starts.length));
+    const c = countFactors(scenarioCounts, design.maxScenarioSize);
+    const k = countFactors(familyCounts, maxK);
+    const f = countFactors(overallCounts, design.families.length);
+    this.scenarioFactors = c.factors;
+    this.familyFactors = k.factors;
+    this.overallFactors = f.factors;
+    this.denominator = den * c.lcm * k.lcm * f.lcm;
+
+    // Limbs: a family's bucket sums at most maxFamilyDraws limbs of |limb| < 2^B, so they stay below 2^52.
+    const bits = Math.max(1, 52 - Math.max(1, design.maxFamilyDraws).toString(2).length);
+    const widest = ints.reduce((m, v) => Math.max(m, bitLength(v)), 0);
+    const count = Math.max(1, Math.ceil((widest + 1) / bits));
+    this.limbCount = count;
+    this.limbBits = Array.from({ length: count }, (_, i) => BigInt(i * bits));
+    this.limbs = new Float64Array(ints.length * count);
+    this.defined = new Uint8Array(ints.length);
+    const mask = (1n << BigInt(bits)) - 1n;
+    ints.forEach((v, e) => {
+      this.defined[e] = ordered[e] === null ? 0 : 1;
+      // Low limbs in [0, 2^B); the top limb keeps the sign (>> floors), |top| < 2^(B-1).
+      for (let i = 0; i < count - 1; i++) {
+        this.limbs[e * count + i] = Number(v & mask);
+        v >>= BigInt(bits);
+      }
+      this.limbs[e * count + count - 1] = Number(v);
+    });
+    this.buckets = new Float64Array((design.maxScenarioSize + 1) * count);
+    this.touched = new Int32Array(design.maxScenarioSize + 1);
+    this.isTouched = new Uint8Array(design.maxScenarioSize + 1);
+    this.scratch = new Float64Array(count);
+  }
+
+  /** Adds one drawn scenario: its units start at `start`, and `picks[0..n)` are the drawn positions. */
+  addScenario(start: number, picks: Int32Array, n: number): void {
+    const defined = this.defined;
+    const limbs = this.limbs;
+    const count = this.limbCount;
+    let c = 0;
+    if (count === 1) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const e = start + picks[i]!;
+        c += defined[e]!;
+        sum += limbs[e]!;
+      }
+      if (c === 0) return;
+      this.touch(c);
+      this.buckets[c] += sum;
+    } else {
+      const scratch = this.scratch;
+      scratch.fill(0);
+      for (let i = 0; i < n; i++) {
+        const e = start + picks[i]!;
+        c += defined[e]!;
+        const base = e * count;
+        for (let l = 0; l < count; l++) scratch[l] += limbs[base + l]!;
+      }
+      if (c === 0) return;
+      this.touch(c);
+      for (let l = 0; l < count; l++) this.buckets[c * count + l] += scratch[l]!;
+    }
+    this.familyScenarios++;
+  }
+
+  private touch(c: number): void {
+    if (this.isTouched[c] === 1) return;
+    this.isTouched[c] = 1;
+    this.touched[this.touchedCount++] = c;
+  }
+
+  /** Closes the current family of the resample. */
+  endFamily(): void {
+    if (this.familyScenarios === 0) return;
+    const count = this.limbCount;
+    let family = 0n;
+    for (let t = 0; t < this.touchedCount; t++) {
+      const c = this.touched[t]!;
+      let sum = 0n;
+      for (let l = 0; l < count; l++) {
+        const limb = this.buckets[c * count + l]!;
+        if (limb !== 0) sum += BigInt(limb) << this.limbBits[l]!;
+        this.buckets[c * count + l] = 0;
+      }
+      family += sum * this.scenarioFactors[c]!;
+      this.isTouched[c] = 0;
+    }
+    this.resampleSum += family * this.familyFactors[this.familyScenarios]!;
+    this.resampleFamilies++;
+    this.touchedCount = 0;
+    this.familyScenarios = 0;
+  }
+
+  /** Closes the resample: its numerator over `denominator`, or null with nothing defined. */
+  endResample(): void {
+    this.numerators.push(this.resampleFamilies === 0 ? null : this.resampleSum * this.overallFactors[this.resampleFamilies]!);
+    this.resampleSum = 0n;
+    this.resampleFamilies = 0;
+  }
+}
+
+/**
+ * The resample statistics of every metric, from one stream seeded with
+ * `seed32`. `metrics[m][i]` is metric m's value of `units[i]`, null where
+ * undefined. `resamples` is checked by the caller.
+ */
+export function jointBootstrapStatistics(
+  units: readonly BootstrapUnit[],
+  metrics: readonly (readonly (Rational | null)[])[],
+  seed32: Uint8Array,
+  resamples: number,
+): JointStatistics[] {
+  const design = designOf(units);
+  const accumulators = metrics.map((values) => new MetricAccumulator(design, values));
+  const stream = new BootstrapStream(seed32);
+  const drawn = new Int32Array(Math.max(1, ...design.families.map((f) => f.starts.length)));
+  const picks = new Int32Array(Math.max(1, design.maxScenarioSize));
+  for (let b = 0; b < resamples; b++) {
+    for (const family of design.families) {
+      const k = family.starts.length;
+      for (let j = 0; j < k; j++) drawn[j] = stream.uniform(k);
+      for (let j = 0; j < k; j++) {
+        const scenario = drawn[j]!;
+        const n = family.sizes[scenario]!;
+        const start = family.starts[scenario]!;
+        for (let i = 0; i < n; i++) picks[i] = stream.uniform(n);
+        for (const acc of accumulators) acc.addScenario(start, picks, n);
+      }
+      for (const acc of accumulators) acc.endFamily();
+    }
+    for (const acc of accumulators) acc.endResample();
+  }
+  return accumulators.map((acc) => ({ denominator: acc.denominator, numerators: acc.numerators }));
+}
+
+/** The statistics as reduced rationals, in resample order (for tests and diagnostics). */
+export function statisticRationals(j: JointStatistics): (Rational | null)[] {
+  return j.numerators.map((n) => (n === null ? null : Rational.of(n, j.denominator)));
+}
+
+const LOWER_P = Rational.of(1n, 40n); // 2.5%
+const UPPER_P = Rational.of(39n, 40n); // 97.5%
+
+/** The type-7 quantile (quantile.ts) of sorted numerators over one denominator. */
+function quantileOfSorted(sorted: readonly bigint[], den: bigint, p: Rational): Rational {
+  const h = Rational.of(sorted.length - 1).mul(p);
+  const lo = Number(h.num / h.den); // floor: h >= 0
+  const lower = Rational.of(sorted[lo]!, den);
+  if (lo + 1 >= sorted.length) return lower;
+  return lower.add(h.sub(Rational.of(lo)).mul(Rational.of(sorted[lo + 1]! - sorted[lo]!, den)));
+}
+
+/**
+ * The type-7 2.5% and 97.5% quantiles over the resamples that have a
+ * statistic; null when none has. The numerators share one positive
+ * denominator, so they sort as integers and only the quantiles are reduced.
+ */
+export function jointInterval(j: JointStatistics): Interval | null {
+  const sorted = j.numerators.filter((n): n is bigint => n !== null).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (sorted.length === 0) return null;
+  return { lower: quantileOfSorted(sorted, j.denominator, LOWER_P), upper: quantileOfSorted(sorted, j.denominator, UPPER_P) };
+}
