@@ -87,27 +87,27 @@ describe('help', () => {
 
   it('shows only registered commands, and a registered module appears in the tree', async () => {
     const { out } = await run([]);
-    expect(out).not.toContain('leaderboard');
+    expect(out).not.toContain('audit');
     const extra: CommandModule = {
-      group: 'leaderboard',
-      summary: 'leaderboards of results',
+      group: 'audit',
+      summary: 'audits of results',
       commands: [
         {
-          words: ['leaderboard', 'show'],
-          summary: 'show a leaderboard of results',
+          words: ['audit', 'show'],
+          summary: 'show an audit of results',
           description: 'd',
           positionals: [],
           options: [],
-          examples: ['emberbench leaderboard show'],
+          examples: ['emberbench audit show'],
           run: async () => ({ ok: true }),
         },
       ],
     };
     const withExtra = await run([], [...COMMAND_MODULES, extra]);
-    expect(withExtra.out).toContain('  leaderboard show            show a leaderboard of results\n');
-    expect(await run(['leaderboard', 'show', '--json'], [...COMMAND_MODULES, extra])).toEqual({
+    expect(withExtra.out).toContain('  audit show                  show an audit of results\n');
+    expect(await run(['audit', 'show', '--json'], [...COMMAND_MODULES, extra])).toEqual({
       code: 0,
-      out: '{"command":"leaderboard show","ok":true}\n',
+      out: '{"command":"audit show","ok":true}\n',
       err: '',
     });
   });
@@ -143,11 +143,11 @@ describe('help', () => {
 describe('usage errors (exit 2)', () => {
   const valid = ['--scenario', CORRIDOR, '--agent', 'builtin:always-stay', '--out', join(scratch, 'never.json')];
   const cases: [string[], string][] = [
-    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, evaluation, episode, replay, statistics)"],
+    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational)"],
     [['scenario'], "missing command after 'scenario' (choose from: validate)"],
     [['scenario', 'frobnicate'], "unknown command 'scenario frobnicate' (choose from: validate)"],
     [['--force', 'version'], "options go after the command words: '--force' comes before 'version'"],
-    [['--force'], 'missing command (choose from: version, scenario, suite, evaluation, episode, replay, statistics)'],
+    [['--force'], 'missing command (choose from: version, scenario, suite, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational)'],
     [['version', '--jsn'], "unrecognized option '--jsn'"],
     [['version', '--js'], "unrecognized option '--js'"],
     [['version', '-j'], "unrecognized option '-j'"],

@@ -142,7 +142,7 @@ export const scoreModule: CommandModule = {
       words: ['score'],
       summary: 'score the trials of one model and write the score report',
       description:
-        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the summary of scoring-v1.0.md section 10. The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}.',
+        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the score summary (the headline with its interval, components, families, tail, zero-score causes, severe failures, people totals and congestion diagnostics). The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
@@ -169,7 +169,7 @@ export const scoringModule: CommandModule = {
     {
       words: ['scoring', 'table'],
       summary: 'the single-failure profile of the official scoring constants',
-      description: 'Prints the score of each single-failure case of scoring-v1.0.md section 5 (population 100 unless stated; everything else perfect), computed live from the episode score under the official constants.',
+      description: 'Prints the score of each single-failure case (population 100 unless stated; everything else perfect; replanning undefined), computed live from the episode score under the official constants.',
       positionals: [],
       options: [],
       examples: ['emberbench scoring table', 'emberbench scoring table --json'],

@@ -8,7 +8,9 @@
  * the scoring hierarchy (scoring-v1.0.md section 6: family-balanced
  * headline, per family, per scenario, scenario-balanced, micro) and the 95%
  * stratified bootstrap interval (section 7). Everything is exact: values
- * and means are Rationals, written as "num/den".
+ * and means are Rationals, written as "num/den". The intervals of all
+ * metrics share one stream and one draw structure per resample over the
+ * committed episodes (joint-bootstrap.ts; seed: aggregateSeed).
  *
  * Failed and missing episodes have no metrics, so they are not in any mean;
  * the artifact reports the scheduled, committed and failed counts instead.
@@ -23,17 +25,9 @@ import { fileDigest, sha256Bytes } from '../hash.js';
 import { canonicalJson, type CanonicalInput } from '../json/canonical.js';
 import type { EpisodeMetrics } from '../metrics/metrics.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
-import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, bootstrapInterval, type Interval } from './bootstrap.js';
-import {
-  buildHierarchy,
-  episodeCount,
-  familyBalancedMean,
-  familyMeans,
-  microMean,
-  scenarioBalancedMean,
-  scenarioMeans,
-  type Hierarchy,
-} from './hierarchy.js';
+import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, type Interval } from './bootstrap.js';
+import { buildHierarchy, episodeCount, type Hierarchy } from './hierarchy.js';
+import { jointBootstrapStatistics, jointInterval, type BootstrapUnit } from './joint-bootstrap.js';
 import { Rational } from './rational.js';
 
 export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
@@ -166,19 +160,31 @@ export function seedValues(values: readonly (Rational | null)[]): (string | null
   return values.map((v) => (v === null ? null : v.toFraction()));
 }
 
+/** Per metric name (STATISTICS_METRICS order), one value list. */
+export type MetricValues = ReadonlyMap<string, readonly (Rational | null)[]>;
+
+/** The seed object's per-metric lists: {metric: ["num/den" | null, ...]}. */
+function seedLists(values: MetricValues): { [metric: string]: (string | null)[] } {
+  const out: { [metric: string]: (string | null)[] } = {};
+  for (const [name, list] of values) out[name] = seedValues(list);
+  return out;
+}
+
 /**
- * The bootstrap seed of one aggregate metric: SHA-256 of the canonical JSON
- * {"manifest_hash", "metric", "model_id", "statistics_version", "values"},
- * values as in scheduleValues.
+ * The bootstrap seed of the aggregate artifact (one stream for every
+ * metric): SHA-256 of the canonical JSON {"manifest_hash", "model_id",
+ * "statistics_version", "values"}, values = {metric: scheduleValues as
+ * "num/den" and null} for every metric of STATISTICS_METRICS. The lists pin
+ * the committed episodes too: a metric that is never undefined
+ * (contested_cell_steps) is null exactly where nothing was committed.
  */
-export function aggregateSeed(subject: StatisticsSubject, metric: string, values: readonly (Rational | null)[]): Uint8Array {
+export function aggregateSeed(subject: StatisticsSubject, values: MetricValues): Uint8Array {
   return sha256Bytes(
     canonicalJson({
       manifest_hash: subject.manifestHash,
-      metric,
       model_id: subject.modelId,
       statistics_version: STATISTICS_VERSION,
-      values: seedValues(values),
+      values: seedLists(values),
     }),
   );
 }
@@ -194,16 +200,63 @@ export function checkResamples(resamples: number): void {
 }
 
 /**
- * The 95% interval: null with fewer than MIN_INTERVAL_EPISODES defined
- * values. When every value is equal, every resample statistic is that value,
- * so the interval is [v, v] without drawing (the same result, much faster).
- * `resamples` undefined leaves the library default to bootstrapInterval.
+ * The 95% intervals of several metrics over the same units, from ONE
+ * stream (joint-bootstrap.ts): `values[m][i]` is metric m's value of unit i.
+ * A metric with fewer than MIN_INTERVAL_EPISODES defined values has no
+ * interval and takes no part (the draws do not depend on the metrics, so
+ * leaving one out changes no other interval).
  */
-export function metricInterval(h: Hierarchy, seed32: Uint8Array, resamples: number | undefined): Interval | null {
-  if (episodeCount(h) < MIN_INTERVAL_EPISODES) return null;
-  const first = h[0]!.scenarios[0]!.values[0]!;
-  if (h.every((f) => f.scenarios.every((s) => s.values.every((v) => v.eq(first))))) return { lower: first, upper: first };
-  return resamples === undefined ? bootstrapInterval(h, seed32) : bootstrapInterval(h, seed32, resamples);
+export function metricIntervals(
+  units: readonly BootstrapUnit[],
+  values: readonly (readonly (Rational | null)[])[],
+  seed32: Uint8Array,
+  resamples: number,
+): (Interval | null)[] {
+  const drawn = values.map((list) => list.reduce((n, v) => (v === null ? n : n + 1), 0) >= MIN_INTERVAL_EPISODES);
+  if (!drawn.includes(true)) return values.map(() => null);
+  const statistics = jointBootstrapStatistics(
+    units,
+    values.filter((_, m) => drawn[m]),
+    seed32,
+    resamples,
+  );
+  let next = 0;
+  return drawn.map((d) => (d ? jointInterval(statistics[next++]!) : null));
+}
+
+/** The exact sum: one gcd per distinct denominator, not per value (the same reduced rational as adding one by one). */
+function exactSum(values: readonly Rational[]): Rational {
+  const byDenominator = new Map<bigint, bigint>();
+  for (const v of values) byDenominator.set(v.den, (byDenominator.get(v.den) ?? 0n) + v.num);
+  let sum = Rational.ZERO;
+  for (const [den, num] of byDenominator) sum = sum.add(Rational.of(num, den));
+  return sum;
+}
+
+const exactMean = (values: readonly Rational[]): Rational => exactSum(values).div(Rational.of(values.length));
+
+/** Every mean of a hierarchy (hierarchy.ts's familyBalancedMean, familyMeans, ... in one pass); the means are null when it is empty. */
+export interface HierarchySummary {
+  readonly defined: number;
+  readonly familyBalanced: Rational | null;
+  readonly scenarioBalanced: Rational | null;
+  readonly micro: Rational | null;
+  readonly families: readonly { readonly family: string; readonly mean: Rational }[];
+  readonly scenarios: readonly { readonly family: string; readonly scenarioId: string; readonly mean: Rational }[];
+}
+
+export function summarize(h: Hierarchy): HierarchySummary {
+  const scenarios = h.flatMap((f) => f.scenarios.map((s) => ({ family: f.family, scenarioId: s.scenarioId, mean: exactMean(s.values) })));
+  const families = h.map((f) => ({ family: f.family, mean: exactMean(scenarios.filter((s) => s.family === f.family).map((s) => s.mean)) }));
+  const all = h.flatMap((f) => f.scenarios.flatMap((s) => s.values));
+  return {
+    defined: all.length,
+    familyBalanced: families.length === 0 ? null : exactMean(families.map((f) => f.mean)),
+    scenarioBalanced: scenarios.length === 0 ? null : exactMean(scenarios.map((s) => s.mean)),
+    micro: all.length === 0 ? null : exactMean(all),
+    families,
+    scenarios,
+  };
 }
 
 export type Coverage = { readonly defined: number; readonly total: number };
@@ -249,36 +302,47 @@ export type AggregateStatistics = {
   readonly metrics: { readonly [name: string]: AggregateMetric };
 };
 
-function aggregateMetric(subject: StatisticsSubject, metric: StatisticsMetric, resamples: number | undefined): AggregateMetric {
-  const values = scheduleValues(subject, metric);
-  const h = hierarchyOf(subject.schedule, values);
+function aggregateMetric(subject: StatisticsSubject, values: readonly (Rational | null)[], interval: Interval | null): AggregateMetric {
+  const summary = summarize(hierarchyOf(subject.schedule, values));
   return {
-    coverage: { defined: episodeCount(h), total: subject.committed.length },
-    family_balanced: fractionOrNull(familyBalancedMean(h)),
-    scenario_balanced: fractionOrNull(scenarioBalancedMean(h)),
-    micro: fractionOrNull(microMean(h)),
-    families: familyMeans(h).map((f) => ({ family: f.family, mean: f.mean.toFraction() })),
-    scenarios: scenarioMeans(h).map((s) => ({ scenario_id: s.scenarioId, family: s.family, mean: s.mean.toFraction() })),
-    interval: intervalJson(metricInterval(h, aggregateSeed(subject, metric.name, values), resamples)),
+    coverage: { defined: summary.defined, total: subject.committed.length },
+    family_balanced: fractionOrNull(summary.familyBalanced),
+    scenario_balanced: fractionOrNull(summary.scenarioBalanced),
+    micro: fractionOrNull(summary.micro),
+    families: summary.families.map((f) => ({ family: f.family, mean: f.mean.toFraction() })),
+    scenarios: summary.scenarios.map((s) => ({ scenario_id: s.scenarioId, family: s.family, mean: s.mean.toFraction() })),
+    interval: intervalJson(interval),
   };
+}
+
+/** The bootstrap units of a subject: its committed episodes in manifest order. */
+function committedUnits(subject: StatisticsSubject): BootstrapUnit[] {
+  return subject.committed.map(({ index }) => ({ family: subject.schedule[index]!.primary_family, scenarioId: subject.schedule[index]!.scenario_id }));
 }
 
 /**
  * The aggregate statistics of one result. Without `resamples` the library
- * default (DEFAULT_RESAMPLES) is used; a bad count is a RangeError.
+ * default (DEFAULT_RESAMPLES) is used; a bad count is a RangeError. All
+ * intervals come from one stream seeded with aggregateSeed.
  */
 export function aggregateStatistics(subject: StatisticsSubject, resamples?: number): AggregateStatistics {
   if (resamples !== undefined) checkResamples(resamples);
   checkSubject(subject, 'statistics input');
+  const count = resamples ?? DEFAULT_RESAMPLES;
+  const values: MetricValues = new Map(STATISTICS_METRICS.map((m) => [m.name, scheduleValues(subject, m)]));
+  const unitValues = STATISTICS_METRICS.map((m) => subject.committed.map(({ index }) => values.get(m.name)![index] ?? null));
+  const intervals = metricIntervals(committedUnits(subject), unitValues, aggregateSeed(subject, values), count);
   const metrics: { [name: string]: AggregateMetric } = {};
-  for (const metric of STATISTICS_METRICS) metrics[metric.name] = aggregateMetric(subject, metric, resamples);
+  STATISTICS_METRICS.forEach((m, i) => {
+    metrics[m.name] = aggregateMetric(subject, values.get(m.name)!, intervals[i] ?? null);
+  });
   return {
     statistics_version: STATISTICS_VERSION,
     kind: 'aggregate',
     model_id: subject.modelId,
     manifest_hash: subject.manifestHash,
     result_digest: subject.resultDigest,
-    resamples: resamples ?? DEFAULT_RESAMPLES,
+    resamples: count,
     episodes: { scheduled: subject.schedule.length, committed: subject.committed.length, failed: subject.failed },
     metrics,
   };

@@ -23,6 +23,7 @@
  * below 2^53 (exact); limbs become BigInt once per family and count.
  */
 
+import type { Interval } from './bootstrap.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
 
@@ -35,11 +36,6 @@ export interface BootstrapUnit {
 export interface JointStatistics {
   readonly denominator: bigint;
   readonly numerators: readonly (bigint | null)[];
-}
-
-export interface Interval {
-  readonly lower: Rational;
-  readonly upper: Rational;
 }
 
 function gcd(a: bigint, b: bigint): bigint {

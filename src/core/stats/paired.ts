@@ -9,7 +9,9 @@
  * as the aggregate statistics. Because A, B and the differences then share
  * one hierarchy (the same episodes in the same scenarios and families), and
  * every level is a plain mean, `delta = mean_a - mean_b` exactly at every
- * level. The interval is the stratified bootstrap of the differences.
+ * level. The intervals are the stratified bootstrap of the differences,
+ * every metric on the same draws over the paired episodes, from one stream
+ * (joint-bootstrap.ts; seed: pairedSeed).
  *
  * Outcomes (metrics have no practical-difference threshold, unlike the
  * score comparison, because their units differ and "higher" is not always
@@ -31,15 +33,16 @@ import {
   fractionOrNull,
   hierarchyOf,
   intervalJson,
-  metricInterval,
+  metricIntervals,
   scheduleValues,
+  summarize,
   seedValues,
+  type MetricValues,
   type Coverage,
   type IntervalJson,
   type StatisticsMetric,
   type StatisticsSubject,
 } from './aggregate.js';
-import { episodeCount, familyBalancedMean, familyMeans, microMean, scenarioBalancedMean, scenarioMeans } from './hierarchy.js';
 import { Rational } from './rational.js';
 
 export const COMPARISON_OUTCOMES = ['exact_tie', 'a_higher', 'b_higher', 'inconclusive'] as const;
@@ -83,17 +86,20 @@ export type PairedStatistics = {
 };
 
 /**
- * The bootstrap seed of one paired metric: SHA-256 of the canonical JSON
- * {"differences", "manifest_hash", "metric", "model_a", "model_b",
- * "statistics_version"}, differences one per scheduled episode in manifest
- * order ("num/den", null where not paired or undefined).
+ * The bootstrap seed of the paired artifact (one stream for every metric):
+ * SHA-256 of the canonical JSON {"differences", "manifest_hash", "model_a",
+ * "model_b", "statistics_version"}, differences = {metric: one entry per
+ * scheduled episode in manifest order, "num/den" or null where not paired
+ * or undefined} for every metric of STATISTICS_METRICS. A metric that is
+ * never undefined (contested_cell_steps) pins the paired episodes.
  */
-export function pairedSeed(a: StatisticsSubject, b: StatisticsSubject, metric: string, differences: readonly (Rational | null)[]): Uint8Array {
+export function pairedSeed(a: StatisticsSubject, b: StatisticsSubject, differences: MetricValues): Uint8Array {
+  const lists: { [metric: string]: (string | null)[] } = {};
+  for (const [name, list] of differences) lists[name] = seedValues(list);
   return sha256Bytes(
     canonicalJson({
-      differences: seedValues(differences),
+      differences: lists,
       manifest_hash: a.manifestHash,
-      metric,
       model_a: a.modelId,
       model_b: b.modelId,
       statistics_version: STATISTICS_VERSION,
@@ -110,23 +116,35 @@ export function comparisonOutcome(differences: readonly Rational[], interval: In
   return 'inconclusive';
 }
 
-function pairedMetric(a: StatisticsSubject, b: StatisticsSubject, pairedCount: number, metric: StatisticsMetric, resamples: number | undefined): PairedMetric {
+/** Both metric value lists of one metric (manifest order) and their differences, null unless defined in both. */
+interface MetricPair {
+  readonly valuesA: readonly (Rational | null)[];
+  readonly valuesB: readonly (Rational | null)[];
+  readonly differences: readonly (Rational | null)[];
+}
+
+function metricPair(a: StatisticsSubject, b: StatisticsSubject, metric: StatisticsMetric): MetricPair {
   const valuesA = scheduleValues(a, metric);
   const valuesB = scheduleValues(b, metric);
   // Uncommitted episodes are null in scheduleValues, so "both defined" is also "paired".
-  const both = valuesA.map((va, i) => va !== null && valuesB[i] !== null);
-  const differences = valuesA.map((va, i) => (both[i] ? va!.sub(valuesB[i]!) : null));
-  const h = hierarchyOf(a.schedule, differences);
-  const interval = metricInterval(h, pairedSeed(a, b, metric.name, differences), resamples);
+  const differences = valuesA.map((va, i) => (va !== null && valuesB[i] !== null ? va.sub(valuesB[i]!) : null));
+  return { valuesA, valuesB, differences };
+}
+
+function pairedMetric(a: StatisticsSubject, pairedCount: number, pair: MetricPair, interval: Interval | null): PairedMetric {
+  const { valuesA, valuesB, differences } = pair;
+  const both = differences.map((d) => d !== null);
+  const d = summarize(hierarchyOf(a.schedule, differences));
+  const headline = (values: readonly (Rational | null)[]) => summarize(hierarchyOf(a.schedule, values.map((v, i) => (both[i] ? v : null)))).familyBalanced;
   return {
-    coverage: { defined: episodeCount(h), total: pairedCount },
-    delta: fractionOrNull(familyBalancedMean(h)),
-    mean_a: fractionOrNull(familyBalancedMean(hierarchyOf(a.schedule, valuesA.map((v, i) => (both[i] ? v : null))))),
-    mean_b: fractionOrNull(familyBalancedMean(hierarchyOf(a.schedule, valuesB.map((v, i) => (both[i] ? v : null))))),
-    scenario_balanced: fractionOrNull(scenarioBalancedMean(h)),
-    micro: fractionOrNull(microMean(h)),
-    families: familyMeans(h).map((f) => ({ family: f.family, delta: f.mean.toFraction() })),
-    scenarios: scenarioMeans(h).map((s) => ({ scenario_id: s.scenarioId, family: s.family, delta: s.mean.toFraction() })),
+    coverage: { defined: d.defined, total: pairedCount },
+    delta: fractionOrNull(d.familyBalanced),
+    mean_a: fractionOrNull(headline(valuesA)),
+    mean_b: fractionOrNull(headline(valuesB)),
+    scenario_balanced: fractionOrNull(d.scenarioBalanced),
+    micro: fractionOrNull(d.micro),
+    families: d.families.map((f) => ({ family: f.family, delta: f.mean.toFraction() })),
+    scenarios: d.scenarios.map((s) => ({ scenario_id: s.scenarioId, family: s.family, delta: s.mean.toFraction() })),
     interval: intervalJson(interval),
     outcome: comparisonOutcome(
       differences.filter((d): d is Rational => d !== null),
@@ -148,9 +166,18 @@ export function pairedStatistics(a: StatisticsSubject, b: StatisticsSubject, res
     throw new ValidationError(`results of different manifests are rejected: A has manifest ${a.manifestHash}, B has manifest ${b.manifestHash}`);
   }
   const inB = new Set(b.committed.map((e) => e.index));
-  const paired = a.committed.filter((e) => inB.has(e.index)).length;
+  // The bootstrap units: the paired episodes, in manifest order.
+  const paired = a.committed.filter((e) => inB.has(e.index)).map((e) => e.index);
+  const units = paired.map((index) => ({ family: a.schedule[index]!.primary_family, scenarioId: a.schedule[index]!.scenario_id }));
+  const count = resamples ?? DEFAULT_RESAMPLES;
+  const pairs = STATISTICS_METRICS.map((m) => metricPair(a, b, m));
+  const differences: MetricValues = new Map(STATISTICS_METRICS.map((m, i) => [m.name, pairs[i]!.differences]));
+  const unitValues = pairs.map((p) => paired.map((index) => p.differences[index] ?? null));
+  const intervals = metricIntervals(units, unitValues, pairedSeed(a, b, differences), count);
   const metrics: { [name: string]: PairedMetric } = {};
-  for (const metric of STATISTICS_METRICS) metrics[metric.name] = pairedMetric(a, b, paired, metric, resamples);
+  STATISTICS_METRICS.forEach((m, i) => {
+    metrics[m.name] = pairedMetric(a, paired.length, pairs[i]!, intervals[i] ?? null);
+  });
   return {
     statistics_version: STATISTICS_VERSION,
     kind: 'paired',
@@ -159,13 +186,13 @@ export function pairedStatistics(a: StatisticsSubject, b: StatisticsSubject, res
     manifest_hash: a.manifestHash,
     result_digest_a: a.resultDigest,
     result_digest_b: b.resultDigest,
-    resamples: resamples ?? DEFAULT_RESAMPLES,
+    resamples: count,
     episodes: {
       scheduled: a.schedule.length,
       committed_a: a.committed.length,
       committed_b: b.committed.length,
-      paired,
-      unpaired: a.committed.length + b.committed.length - 2 * paired,
+      paired: paired.length,
+      unpaired: a.committed.length + b.committed.length - 2 * paired.length,
     },
     metrics,
   };
