@@ -75,30 +75,37 @@ export class ObservedWorld {
     const burning = observation.burning;
     const count = burning.length;
     const mask = this.burning;
-    // Cells burning now that were not before; the fire only grows, so usually
-    // these plus the old cells are the whole new set.
-    let added = 0;
-    let kept = 0;
-    if (this.addedCells.length < count) this.addedCells = new Int32Array(Math.max(count, this.addedCells.length * 2));
-    for (let i = 0; i < count; i++) {
-      const cell = burning[i]!;
-      const c = cell[0] * cols + cell[1];
-      if (mask[c] === 0) this.addedCells[added++] = c;
-      else kept++;
-    }
     const first = this.burningVersion === 0;
-    if (!first && added === 0 && kept === this.burningCount) return false;
+    // The fire only grows, so the new set is the old cells plus the added
+    // ones: one pass marks the added cells and counts the kept ones. (Agents
+    // only see observations, so a set that shrank is still handled: below.)
+    if (this.addedCells.length < count) this.addedCells = new Int32Array(Math.max(count, this.addedCells.length * 2));
     if (this.burningCells.length < count) this.burningCells = new Int32Array(Math.max(count, this.burningCells.length * 2));
-    this.grewOnly = !first && kept === this.burningCount;
-    if (!this.grewOnly) for (let i = 0; i < this.burningCount; i++) mask[this.burningCells[i]!] = 0;
+    const added = this.addedCells;
+    const cells = this.burningCells;
+    let addedCount = 0;
+    let kept = 0;
     for (let i = 0; i < count; i++) {
       const cell = burning[i]!;
       const c = cell[0] * cols + cell[1];
-      this.burningCells[i] = c;
-      mask[c] = 1;
+      if (mask[c] === 0) {
+        added[addedCount++] = c;
+        mask[c] = 2; // new this update
+      } else kept++;
+      cells[i] = c;
+    }
+    if (!first && addedCount === 0 && kept === this.burningCount) return false;
+    if (!first && kept !== this.burningCount) {
+      // Some old cell is gone: rebuild the mask from this observation alone.
+      mask.fill(0);
+      for (let i = 0; i < count; i++) mask[cells[i]!] = 1;
+      this.grewOnly = false;
+    } else {
+      for (let i = 0; i < addedCount; i++) mask[added[i]!] = 1;
+      this.grewOnly = !first;
     }
     this.burningCount = count;
-    this.addedCount = added;
+    this.addedCount = addedCount;
     this.burningVersion++;
     return true;
   }

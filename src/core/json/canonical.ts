@@ -68,55 +68,57 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function sortedKeys(obj: object): string[] {
-  const keys = Object.keys(obj);
-  // ASCII keys (every key this benchmark writes) sort the same either way;
-  // the default sort is much faster than a comparator.
-  return keys.every((k) => !/[^\x00-\x7f]/.test(k)) ? keys.sort() : keys.sort(compareCodePoints);
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
-function writeValue(value: unknown, parts: string[], path: string): void {
-  if (value === null) {
-    parts.push('null');
-    return;
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  // Objects built by the library usually list their keys already in order;
+  // checking that is much cheaper than sorting.
+  let ascii = true;
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (ascii && !isAscii(key)) ascii = false;
+    if (i > 0 && sorted && keys[i - 1]! >= key) sorted = false;
   }
+  // For ASCII keys (every key this benchmark writes) UTF-16 order is code-point order.
+  if (ascii) return sorted ? keys : keys.sort();
+  return keys.sort(compareCodePoints);
+}
+
+function writeValue(value: unknown, path: string): string {
+  if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
-      parts.push(value ? 'true' : 'false');
-      return;
+      return value ? 'true' : 'false';
     case 'number':
       if (!Number.isSafeInteger(value)) {
         throw new TypeError(`canonical JSON: ${path} is not an integer within +-(2^53 - 1): ${value}`);
       }
       // -0 is written as 0, as Python writes int(-0).
-      parts.push(String(value === 0 ? 0 : value));
-      return;
+      return value === 0 ? '0' : String(value);
     case 'string':
-      parts.push(canonicalString(value));
-      return;
+      return canonicalString(value);
     case 'object': {
       if (Array.isArray(value)) {
-        parts.push('[');
-        for (let i = 0; i < value.length; i++) {
-          if (i > 0) parts.push(',');
-          writeValue(value[i], parts, `${path}[${i}]`);
-        }
-        parts.push(']');
-        return;
+        if (value.length === 0) return '[]';
+        let out = '[' + writeValue(value[0], path);
+        for (let i = 1; i < value.length; i++) out += ',' + writeValue(value[i], path);
+        return out + ']';
       }
       const obj = value as Record<string, unknown>;
-      parts.push('{');
+      let out = '{';
       let first = true;
       for (const key of sortedKeys(obj)) {
         const item = obj[key];
         if (item === undefined) continue;
-        if (!first) parts.push(',');
+        out += (first ? '' : ',') + canonicalString(key) + ':' + writeValue(item, path);
         first = false;
-        parts.push(canonicalString(key), ':');
-        writeValue(item, parts, `${path}.${key}`);
       }
-      parts.push('}');
-      return;
+      return out + '}';
     }
     default:
       throw new TypeError(`canonical JSON: ${path} has type ${typeof value}`);
@@ -125,9 +127,33 @@ function writeValue(value: unknown, parts: string[], path: string): void {
 
 /** The canonical JSON text of a value (ASCII, no trailing newline). Keys whose value is `undefined` are left out. */
 export function canonicalJson(value: CanonicalInput): string {
-  const parts: string[] = [];
-  writeValue(value, parts, '$');
-  return parts.join('');
+  try {
+    return writeValue(value, '$');
+  } catch (error) {
+    // The fast path does not track where it is; find the offending path for the message.
+    if (error instanceof TypeError) throw new TypeError(error.message.replace(' $ ', ` ${offendingPath(value, '$') ?? '$'} `));
+    throw error;
+  }
+}
+
+/** The path of the first value canonical JSON refuses, for error messages. */
+function offendingPath(value: unknown, path: string): string | null {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return null;
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? null : path;
+  if (typeof value !== 'object') return path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = offendingPath(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    const found = offendingPath(item, `${path}.${key}`);
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -140,11 +166,7 @@ export function indentedJson(value: CanonicalInput): string {
 }
 
 function writeIndented(value: unknown, indent: string, path: string): string {
-  if (value === null || typeof value !== 'object') {
-    const parts: string[] = [];
-    writeValue(value, parts, path);
-    return parts.join('');
-  }
+  if (value === null || typeof value !== 'object') return writeValue(value, path);
   const inner = indent + '  ';
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';

@@ -96,17 +96,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Checks one move of active person `i` at snapshot t; throws
  * ModelOutputError when it leaves the grid or targets a wall or a burning cell.
  */
-function checkMove(ctx: ActionCheckContext, i: number, dir: Direction): void {
+function checkMove(ctx: ActionCheckContext, i: number, dir: Direction, t: number): void {
   if (dir === STAY) return;
   const { grid } = ctx;
   const from = ctx.cells[i]!;
   const to = neighbour(grid, from, dir);
-  const what = `action for ${ctx.ids[i]}: move ${LETTERS[dir]}`;
-  if (to < 0) throw new ModelOutputError(`${what} leaves the grid from ${pairText(grid, from)}`);
-  if (grid.kinds[to] === WALL) throw new ModelOutputError(`${what} targets a wall at ${pairText(grid, to)}`);
-  if (ctx.ignitionStep[to]! <= ctx.t) {
-    throw new ModelOutputError(`${what} targets a burning cell at ${pairText(grid, to)}`);
-  }
+  // The message is built only on failure: this runs for every move of every step.
+  if (to < 0) throw moveError(ctx, i, dir, `leaves the grid from ${pairText(grid, from)}`);
+  if (grid.kinds[to] === WALL) throw moveError(ctx, i, dir, `targets a wall at ${pairText(grid, to)}`);
+  if (ctx.ignitionStep[to]! <= t) throw moveError(ctx, i, dir, `targets a burning cell at ${pairText(grid, to)}`);
+}
+
+function moveError(ctx: ActionCheckContext, i: number, dir: Direction, problem: string): ModelOutputError {
+  return new ModelOutputError(`action for ${ctx.ids[i]}: move ${LETTERS[dir]} ${problem}`);
 }
 
 /** The error for a key that is not an active person's ID. */
@@ -126,17 +128,21 @@ export function checkActionSet(ctx: ActionCheckContext, actions: unknown): Uint8
   if (!isPlainObject(actions)) {
     throw new ModelOutputError(`action set must be a JSON object, got ${describeValue(actions)}`);
   }
-  const { active, ids } = ctx;
+  const { active, ids, t } = ctx;
   const n = active.length;
   const moves = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
     const i = active[k]!;
     const id = ids[i]!;
-    if (!hasOwn.call(actions, id)) throw new ModelOutputError(`action set is missing ${id}`);
     const value = actions[id];
     const dir = directionOf(value);
-    if (dir < 0) throw new ModelOutputError(`action for ${id}: ${describeValue(value)} is not one of STAY N E S W`);
-    checkMove(ctx, i, dir as Direction);
+    if (dir < 0) {
+      if (!hasOwn.call(actions, id)) throw new ModelOutputError(`action set is missing ${id}`);
+      throw new ModelOutputError(`action for ${id}: ${describeValue(value)} is not one of STAY N E S W`);
+    }
+    // A valid letter read through the prototype (an inherited key) is not the agent's own answer.
+    if (!hasOwn.call(actions, id)) throw new ModelOutputError(`action set is missing ${id}`);
+    checkMove(ctx, i, dir as Direction, t);
     moves[k] = dir;
   }
   // Every active person is named; any further own key is one too many.
@@ -155,13 +161,13 @@ export function checkActionSet(ctx: ActionCheckContext, actions: unknown): Uint8
  * code 0..4 per active person, each move legal at snapshot t.
  */
 export function checkMoveCodes(ctx: ActionCheckContext, moves: Uint8Array): void {
-  const { active } = ctx;
+  const { active, t } = ctx;
   if (moves.length !== active.length) {
     throw new ModelOutputError(`action set has ${moves.length} actions but ${active.length} persons are active`);
   }
   for (let k = 0; k < moves.length; k++) {
     const dir = moves[k]!;
     if (dir > WEST) throw new ModelOutputError(`action for ${ctx.ids[active[k]!]}: direction code ${dir} is not one of 0..4`);
-    checkMove(ctx, active[k]!, dir as Direction);
+    checkMove(ctx, active[k]!, dir as Direction, t);
   }
 }

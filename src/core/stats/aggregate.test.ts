@@ -5,27 +5,87 @@ import { ValidationError } from '../errors.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { loadSuiteDir } from '../../node/inputs.js';
 import type { Suite } from '../world/suite.js';
+import fc from 'fast-check';
 import {
   STATISTICS_METRICS,
   aggregateSeed,
   aggregateStatistics,
-  hierarchyOf,
-  metricInterval,
   scheduleValues,
   statisticsDigest,
   statisticsSubject,
   statisticsText,
-  } from './aggregate.js';
-import { bootstrapInterval } from './bootstrap.js';
-import { sha256Bytes } from '../hash.js';
+  summarize,
+  type AggregateStatistics,
+  type StatisticsSubject,
+} from './aggregate.js';
+import { buildHierarchy, familyBalancedMean, familyMeans, microMean, scenarioBalancedMean, scenarioMeans } from './hierarchy.js';
 import { Rational, mean } from './rational.js';
-import { EPISODES_X, SYNTHETIC_MANIFEST_HASH as MANIFEST_HASH, SYNTHETIC_SCHEDULE as SCHEDULE, subjectX, syntheticSubject, tinyResultText } from './test-results.js';
+import {
+  EPISODES_X,
+  SYNTHETIC_MANIFEST_HASH as MANIFEST_HASH,
+  SYNTHETIC_SCHEDULE as SCHEDULE,
+  sparseSubject,
+  subjectX,
+  syntheticSubject,
+  tinyResultText,
+  wideSubject,
+} from './test-results.js';
 
 const TINY_SUITE = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'suites', 'tiny');
 
-const metric = (name: string) => STATISTICS_METRICS.find((m) => m.name === name)!;
-const r = (text: string) => Rational.parse(text);
-
+// Python reference outputs (docs/statistics.md section 11).
+const AGG_X_2000 = {
+  casualty_rate: { lower: '1/18', upper: '11/20' },
+  congestion_block_rate: { lower: '7/48', upper: '17/48' },
+  contested_cell_steps: { lower: '0/1', upper: '0/1' },
+  evacuation_rate: { lower: '47/120', upper: '37/48' },
+  evacuation_steps_mean: { lower: '155/48', upper: '53/12' },
+  exit_throughput: null,
+  fire_exposure_per_person: { lower: '0/1', upper: '0/1' },
+  hotspot_cells: { lower: '0/1', upper: '0/1' },
+  path_efficiency: null,
+  peak_contested_cells: { lower: '0/1', upper: '0/1' },
+  stranded_rate: { lower: '0/1', upper: '41/144' },
+};
+const AGG_X_300 = {
+  casualty_rate: { lower: '1/18', upper: '861/1600' },
+  congestion_block_rate: { lower: '7/48', upper: '17/48' },
+  contested_cell_steps: { lower: '0/1', upper: '0/1' },
+  evacuation_rate: { lower: '19/48', upper: '3/4' },
+  evacuation_steps_mean: { lower: '155/48', upper: '2807/640' },
+  exit_throughput: null,
+  fire_exposure_per_person: { lower: '0/1', upper: '0/1' },
+  hotspot_cells: { lower: '0/1', upper: '0/1' },
+  path_efficiency: null,
+  peak_contested_cells: { lower: '0/1', upper: '0/1' },
+  stranded_rate: { lower: '0/1', upper: '41/144' },
+};
+const AGG_WIDE_200 = {
+  casualty_rate: { lower: '2057651878694339/58754122187904000', upper: '577087781864238311/5243805405270432000' },
+  congestion_block_rate: { lower: '167676853/518918400', upper: '13650577/21621600' },
+  contested_cell_steps: { lower: '589/600', upper: '6827/3200' },
+  evacuation_rate: { lower: '22115241606759648091/57913690854839339520', upper: '18124169890320269/29909368873036800' },
+  evacuation_steps_mean: { lower: '18912808339/5574096000', upper: '15692117929/1013472000' },
+  exit_throughput: { lower: '38039/86400', upper: '21817/34560' },
+  fire_exposure_per_person: { lower: '54263798780636341/465188749480224000', upper: '3074625444027/11019643712000' },
+  hotspot_cells: { lower: '18437/28800', upper: '33803/28800' },
+  path_efficiency: { lower: '4848817/1344000', upper: '15317657/2419200' },
+  peak_contested_cells: { lower: '2773/9600', upper: '1211/1800' },
+  stranded_rate: { lower: '1151776460902799/3529814528486400', upper: '10448531989974573239/18926042763019392000' },
+};
+const AGG_SPARSE_300 = {
+  casualty_rate: { lower: '1/18', upper: '11/36' },
+  congestion_block_rate: null,
+  contested_cell_steps: { lower: '0/1', upper: '0/1' },
+  evacuation_rate: { lower: '0/1', upper: '1/8' },
+  evacuation_steps_mean: { lower: '2/1', upper: '29/10' },
+  exit_throughput: null,
+  fire_exposure_per_person: { lower: '0/1', upper: '0/1' },
+  hotspot_cells: { lower: '0/1', upper: '0/1' },
+  path_efficiency: null,
+  peak_contested_cells: { lower: '0/1', upper: '0/1' },
+  stranded_rate: { lower: '47/72', upper: '11/12' },
+};
 describe('aggregate statistics, hand-checked', () => {
   const stats = aggregateStatistics(subjectX(), 300);
 
@@ -82,17 +142,6 @@ describe('aggregate statistics, hand-checked', () => {
     expect(stats.metrics.hotspot_cells!.interval).toEqual({ lower: '0/1', upper: '0/1' });
   });
 
-  it('takes the constant shortcut only where drawing would give the same interval', () => {
-    const subject = subjectX();
-    const constant = hierarchyOf(subject.schedule, subject.schedule.map(() => r('3/7')));
-    const seed = sha256Bytes('constant');
-    const drawn = bootstrapInterval(constant, seed, 50)!;
-    const shortcut = metricInterval(constant, seed, 50)!;
-    expect([shortcut.lower.toFraction(), shortcut.upper.toFraction()]).toEqual([drawn.lower.toFraction(), drawn.upper.toFraction()]);
-    const varied = hierarchyOf(subject.schedule, scheduleValues(subject, metric('evacuation_rate')));
-    expect(metricInterval(varied, seed, 50)).toEqual(bootstrapInterval(varied, seed, 50));
-  });
-
   it('refuses bad resample counts and subjects that no authenticated result gives', () => {
     expect(() => aggregateStatistics(subjectX(), 0)).toThrow(RangeError);
     expect(() => aggregateStatistics(subjectX(), 1_000_001)).toThrow(RangeError);
@@ -104,26 +153,67 @@ describe('aggregate statistics, hand-checked', () => {
   });
 });
 
+/** Every metric's interval, as in the artifact. */
+const intervalsOf = (stats: AggregateStatistics) => Object.fromEntries(Object.entries(stats.metrics).map(([name, m]) => [name, m.interval]));
+const allValues = (subject: StatisticsSubject) => new Map(STATISTICS_METRICS.map((m) => [m.name, scheduleValues(subject, m)]));
+
 describe('aggregate statistics against the Python reference', () => {
-  // Computed with python3 (fractions.Fraction, hashlib.sha256, hashlib.shake_256): the seed JSON
-  // {"manifest_hash","metric","model_id","statistics_version","values"} and the stratified
-  // two-stage bootstrap with type-7 quantiles (the script is in docs/statistics.md).
-  it('derives the seed from the exact values in manifest order, null for undefined and uncommitted', () => {
+  // Computed with the python3 script of docs/statistics.md section 11 (fractions.Fraction,
+  // hashlib.sha256, hashlib.shake_256): one seed over every metric's values, one stream, and
+  // per resample one draw structure over the committed episodes shared by every metric.
+  it('derives one seed from the exact values of every metric in manifest order, null for undefined and uncommitted', () => {
     const subject = subjectX();
-    const values = scheduleValues(subject, metric('evacuation_steps_mean'));
-    expect(values.map((v) => v?.toFraction() ?? null)).toEqual(['7/2', '4/1', null, '5/1', null, '13/3', '2/1', '9/4', null]);
-    expect(bytesToHex(aggregateSeed(subject, 'evacuation_steps_mean', values))).toBe('3de87180f548c6f9b550f81f794449a5246813d2e4282ffa3b1effd491e93e8c');
+    const values = allValues(subject);
+    expect(values.get('evacuation_steps_mean')!.map((v) => v?.toFraction() ?? null)).toEqual(['7/2', '4/1', null, '5/1', null, '13/3', '2/1', '9/4', null]);
+    expect(values.get('evacuation_rate')!.map((v) => v?.toFraction() ?? null)).toEqual(['1/1', '3/4', '0/1', '1/2', null, '2/3', '1/1', '1/5', null]);
+    expect(bytesToHex(aggregateSeed(subject, values))).toBe('f559e174316e30ff3bfcecb2a78a6baa43a01c4dc21bb46e86bee320fbf7cd97');
+    // Any value of any metric changes the seed.
+    const changed = new Map(values);
+    changed.set('hotspot_cells', values.get('hotspot_cells')!.map((v, i) => (i === 0 ? Rational.of(1) : v)));
+    expect(bytesToHex(aggregateSeed(subject, changed))).not.toBe('f559e174316e30ff3bfcecb2a78a6baa43a01c4dc21bb46e86bee320fbf7cd97');
   });
 
-  it('reproduces the interval with the default 2000 resamples', () => {
-    expect(aggregateStatistics(subjectX()).metrics.evacuation_steps_mean!.interval).toEqual({ lower: '155/48', upper: '35/8' });
+  it('reproduces every interval with the default 2000 resamples', () => {
+    expect(intervalsOf(aggregateStatistics(subjectX()))).toEqual(AGG_X_2000);
   });
 
-  it('reproduces the interval of another metric with 300 resamples', () => {
-    const values = scheduleValues(subjectX(), metric('evacuation_rate'));
-    expect(values.map((v) => v?.toFraction() ?? null)).toEqual(['1/1', '3/4', '0/1', '1/2', null, '2/3', '1/1', '1/5', null]);
-    expect(bytesToHex(aggregateSeed(subjectX(), 'evacuation_rate', values))).toBe('c02e007c53082df576843fa37e258f43629b332c49e547ecbe5dbdadf996add0');
-    expect(aggregateStatistics(subjectX(), 300).metrics.evacuation_rate!.interval).toEqual({ lower: '23/60', upper: '3/4' });
+  it('reproduces every interval with 300 resamples', () => {
+    expect(intervalsOf(aggregateStatistics(subjectX(), 300))).toEqual(AGG_X_300);
+  });
+
+  it('reproduces a wider case: 3 families, 10 scenarios, many denominators, uncommitted episodes (200 resamples)', () => {
+    const subject = wideSubject('wide-a', 3);
+    expect(bytesToHex(aggregateSeed(subject, allValues(subject)))).toBe('67edcda49a3fed5afa17de21848e6da95e51b890fc40e208413c916baecd5301');
+    expect(intervalsOf(aggregateStatistics(subject, 200))).toEqual(AGG_WIDE_200);
+  });
+
+  it('takes an interval over the resamples that have a statistic (a sparse metric, 300 resamples)', () => {
+    // evacuation_steps_mean is defined in scenario s0 only: about a third of the resamples draw no s0.
+    const stats = aggregateStatistics(sparseSubject(), 300);
+    expect(stats.metrics.evacuation_steps_mean!.coverage).toEqual({ defined: 5, total: 12 });
+    expect(intervalsOf(stats)).toEqual(AGG_SPARSE_300);
+  });
+});
+
+describe('hierarchy summary', () => {
+  it('equals the hierarchy.ts means on random hierarchies', () => {
+    const unit = fc.record({
+      family: fc.constantFrom('b', 'a', 'c'),
+      scenarioId: fc.constantFrom('s1', 's2', 's3', 's4'),
+      value: fc.option(fc.tuple(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), fc.bigInt({ min: 1n, max: 1n << 20n })).map(([n, d]) => Rational.of(n, d))),
+    });
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 30 }), (units) => {
+        const h = buildHierarchy(units);
+        const s = summarize(h);
+        const text = (r: Rational | null) => r?.toFraction() ?? null;
+        expect([text(s.familyBalanced), text(s.scenarioBalanced), text(s.micro)]).toEqual([text(familyBalancedMean(h)), text(scenarioBalancedMean(h)), text(microMean(h))]);
+        expect(s.families.map((f) => [f.family, f.mean.toFraction()])).toEqual(familyMeans(h).map((f) => [f.family, f.mean.toFraction()]));
+        expect(s.scenarios.map((x) => [x.family, x.scenarioId, x.mean.toFraction()])).toEqual(scenarioMeans(h).map((x) => [x.family, x.scenarioId, x.mean.toFraction()]));
+        expect(s.defined).toBe(units.filter((u) => u.value !== null).length);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -26,7 +26,7 @@ import { canonicalJson, type CanonicalInput } from '../json/canonical.js';
 import type { EpisodeMetrics } from '../metrics/metrics.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, type Interval } from './bootstrap.js';
-import { buildHierarchy, episodeCount, type Hierarchy } from './hierarchy.js';
+import { buildHierarchy, type Hierarchy } from './hierarchy.js';
 import { jointBootstrapStatistics, jointInterval, type BootstrapUnit } from './joint-bootstrap.js';
 import { Rational } from './rational.js';
 

@@ -88,6 +88,17 @@ describe('joint bootstrap', () => {
     );
   });
 
+  it('stays exact when a family sums 1,500 draws of many-limb values with every limb bit set', () => {
+    // Values over a common denominator near 2^125 whose limbs are all ones: limb sums reach
+    // 1500 * 2^B, the most the limb width B allows below 2^53.
+    const units = Array.from({ length: 1500 }, (_, i) => ({ family: 'big', scenarioId: i < 1499 ? 'wide' : 'single' }));
+    const allOnes = (1n << 120n) - 1n;
+    const values = units.map((_, i) => (i % 4 === 3 ? null : Rational.of(i % 2 === 0 ? allOnes : -allOnes - BigInt(i), i % 3 === 0 ? 2305843009213693951n : 3n)));
+    const seed = sha256Bytes('limbs');
+    const joint = jointBootstrapStatistics(units, [values], seed, 2);
+    expect(joint.map((j) => fractions(statisticRationals(j)))).toEqual(referenceStatistics(units, [values], seed, 2).map(fractions));
+  });
+
   it('with every value defined, draws exactly like bootstrapStatistics over that hierarchy', () => {
     const units: BootstrapUnit[] = [];
     const values: Rational[] = [];
@@ -108,7 +119,7 @@ describe('joint bootstrap', () => {
       ...Array.from({ length: 5 }, () => ({ family: 'f', scenarioId: 's0' })),
       ...Array.from({ length: 5 }, (_, i) => ({ family: 'f', scenarioId: `s${i + 1}` })),
     ];
-    const values = [1, 2, 3, 4, 5].map((v) => Rational.of(v)).concat(Array<Rational | null>(5).fill(null));
+    const values: (Rational | null)[] = [...[1, 2, 3, 4, 5].map((v) => Rational.of(v)), null, null, null, null, null];
     const j = jointBootstrapStatistics(units, [values], sha256Bytes('sparse'), 300)[0]!;
     const withStatistic = j.numerators.filter((n) => n !== null).length;
     expect(withStatistic).toBeGreaterThan(150);

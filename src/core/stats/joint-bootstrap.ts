@@ -16,11 +16,12 @@
  *
  * Exact and integer-only. Per metric, every statistic is N / T over one
  * fixed T = D * C * K * F: D the lcm of the value denominators, and C, K, F
- * the lcm of every count a drawn scenario, family and the overall mean can
- * have (so dividing by a count is a multiplication by a precomputed BigInt,
- * and no gcd is ever taken). Values over D are split into limbs of B bits
- * held in Numbers, so the per-draw work is Number additions whose sums stay
- * below 2^53 (exact); limbs become BigInt once per family and count.
+ * the lcm of every count that a drawn scenario (defined draws), a family
+ * (scenarios left) and the overall mean (families left) can have, so that
+ * dividing by a count is multiplying by a precomputed BigInt and no gcd is
+ * ever taken. Values over D are split into limbs of B bits held in Numbers:
+ * the per-draw work is Number additions whose sums stay below 2^53 (exact),
+ * and limb sums become BigInt once per resample and bucket.
  */
 
 import type { Interval } from './bootstrap.js';
@@ -59,23 +60,17 @@ function possibleCounts(varies: boolean, fixed: number, into: Set<number>): void
   else into.add(fixed);
 }
 
-/** factors[c] = lcm / c for every possible count c (unused entries stay 0n). */
-function countFactors(counts: ReadonlySet<number>, max: number): { lcm: bigint; factors: bigint[] } {
-  const lcm = lcmOf([...counts].map(BigInt));
-  const factors = new Array<bigint>(max + 1).fill(0n);
-  for (const c of counts) factors[c] = lcm / BigInt(c);
-  return { lcm, factors };
-}
-
 /** The resample layout: units reordered into hierarchy order, as index ranges. */
 interface Design {
   /** Unit positions (indices into the caller's units) in hierarchy order. */
   readonly order: readonly number[];
-  /** Per family (sorted): its scenarios as [start, length) ranges over `order`. */
+  /** Per family (sorted): its scenarios as [start, start + size) ranges over `order`. */
   readonly families: readonly { readonly starts: Int32Array; readonly sizes: Int32Array }[];
   readonly maxScenarioSize: number;
-  /** The most unit draws one family can make in a resample (k * its largest scenario). */
+  /** The largest k * n of a family (k scenarios, n its largest scenario's size): bounds k' * c. */
   readonly maxFamilyDraws: number;
+  /** The most unit draws a resample can make: the sum of those products. */
+  readonly maxResampleDraws: number;
 }
 
 function designOf(units: readonly BootstrapUnit[]): Design {
@@ -90,6 +85,7 @@ function designOf(units: readonly BootstrapUnit[]): Design {
   const order: number[] = [];
   let maxScenarioSize = 0;
   let maxFamilyDraws = 0;
+  let maxResampleDraws = 0;
   // Sorted like buildHierarchy (hierarchy.ts): default sort, UTF-16 code unit order.
   const families = [...byFamily.keys()].sort().map((family) => {
     const scenarios = [...byFamily.get(family)!.values()];
@@ -99,43 +95,70 @@ function designOf(units: readonly BootstrapUnit[]): Design {
     scenarios.forEach((members, j) => {
       starts[j] = order.length;
       sizes[j] = members.length;
-      order.push(...members);
+      for (const m of members) order.push(m);
       largest = Math.max(largest, members.length);
     });
     maxScenarioSize = Math.max(maxScenarioSize, largest);
     maxFamilyDraws = Math.max(maxFamilyDraws, scenarios.length * largest);
+    maxResampleDraws += scenarios.length * largest;
     return { starts, sizes };
   });
-  return { order, families, maxScenarioSize, maxFamilyDraws };
+  return { order, families, maxScenarioSize, maxFamilyDraws, maxResampleDraws };
+}
+
+/** Limb sums by a small integer key, with the list of keys in use (Numbers only). */
+class Buckets {
+  readonly sums: Float64Array;
+  readonly keys: Int32Array;
+  count = 0;
+  private readonly used: Uint8Array;
+
+  constructor(maxKey: number, limbCount: number) {
+    this.sums = new Float64Array((maxKey + 1) * limbCount);
+    this.keys = new Int32Array(maxKey + 1);
+    this.used = new Uint8Array(maxKey + 1);
+  }
+
+  touch(key: number): void {
+    if (this.used[key] === 1) return;
+    this.used[key] = 1;
+    this.keys[this.count++] = key;
+  }
+
+  /** Forgets the keys (the caller has zeroed their sums). */
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.used[this.keys[i]!] = 0;
+    this.count = 0;
+  }
 }
 
 /**
- * One metric's exact accumulator. Per family of a resample, each drawn
- * scenario's limb sums go into the bucket of its defined-draw count c; the
- * family is then sum over c of (C / c) * bucket(c), times K / k' for its k'
- * scenarios with a value; the resample is that sum times F / f' for its f'
- * families with a value.
+ * One metric's exact accumulator. With D, C, K, F as in the module comment,
+ * a drawn scenario with c defined draws summing to S (over D) in a family
+ * with k' scenarios left adds (K C / (k' c)) * S to the resample's
+ * numerator before the final F / f' (f' families left). So each drawn
+ * scenario's limb sums go to a family bucket by c; at the family's end they
+ * move to a resample bucket by p = k' * c; and only at the resample's end
+ * does each used bucket become one BigInt times KC / p. Per draw the work
+ * is Number additions; BigInt work is per resample and distinct p.
  */
 class MetricAccumulator {
   readonly denominator: bigint;
   readonly numerators: (bigint | null)[] = [];
   private readonly limbCount: number;
-  private readonly limbBits: bigint[];
+  private readonly limbShifts: bigint[];
   /** Limbs of each unit's value over D, in hierarchy order (0 where undefined). */
   private readonly limbs: Float64Array;
   private readonly defined: Uint8Array;
-  private readonly scenarioFactors: bigint[];
-  private readonly familyFactors: bigint[];
+  /** K C, and KC / p per product p = k' c (filled on first use). */
+  private readonly kc: bigint;
+  private readonly productFactors: (bigint | undefined)[];
+  /** F / f' per possible f'. */
   private readonly overallFactors: bigint[];
-  /** Per count c: limb sums of this family's drawn scenarios with c defined draws. */
-  private readonly buckets: Float64Array;
-  /** The counts with a non-empty bucket in this family, and a flag per count. */
-  private readonly touched: Int32Array;
-  private readonly isTouched: Uint8Array;
-  private touchedCount = 0;
+  private readonly family: Buckets;
+  private readonly resample: Buckets;
   private readonly scratch: Float64Array;
   private familyScenarios = 0;
-  private resampleSum = 0n;
   private resampleFamilies = 0;
 
   constructor(design: Design, values: readonly (Rational | null)[]) {
@@ -143,7 +166,8 @@ class MetricAccumulator {
     const den = lcmOf(new Set(ordered.flatMap((v) => (v === null ? [] : [v.den]))));
     const ints = ordered.map((v) => (v === null ? 0n : v.num * (den / v.den)));
 
-    // Which counts can occur: a scenario with every unit defined always has c = n.
+    // The counts that can occur: a scenario whose units are all defined always has c = n, a family
+    // whose scenarios are all so always has k' = k, and if every family is so, f' = F.
     const scenarioCounts = new Set<number>();
     const familyCounts = new Set<number>();
     let everyFamilyFull = true;
@@ -161,36 +185,35 @@ class MetricAccumulator {
     }
     const overallCounts = new Set<number>();
     possibleCounts(!everyFamilyFull, design.families.length, overallCounts);
-    const maxK = Math.max(0, ...design.families.map((f) => f.starts.length));
-    const c = countFactors(scenarioCounts, design.maxScenarioSize);
-    const k = countFactors(familyCounts, maxK);
-    const f = countFactors(overallCounts, design.families.length);
-    this.scenarioFactors = c.factors;
-    this.familyFactors = k.factors;
-    this.overallFactors = f.factors;
-    this.denominator = den * c.lcm * k.lcm * f.lcm;
+    const c = lcmOf([...scenarioCounts].map(BigInt));
+    const k = lcmOf([...familyCounts].map(BigInt));
+    const f = lcmOf([...overallCounts].map(BigInt));
+    this.kc = k * c;
+    this.productFactors = new Array<bigint | undefined>(design.maxFamilyDraws + 1);
+    this.overallFactors = new Array<bigint>(design.families.length + 1).fill(0n);
+    for (const count of overallCounts) this.overallFactors[count] = f / BigInt(count);
+    this.denominator = den * c * k * f;
 
-    // Limbs: a family's bucket sums at most maxFamilyDraws limbs of |limb| < 2^B, so they stay below 2^52.
-    const bits = Math.max(1, 52 - Math.max(1, design.maxFamilyDraws).toString(2).length);
+    // Limb width B: a resample bucket sums at most maxResampleDraws limbs of |limb| < 2^B, below 2^52.
+    const bits = Math.max(1, 52 - Math.max(1, design.maxResampleDraws).toString(2).length);
     const widest = ints.reduce((m, v) => Math.max(m, bitLength(v)), 0);
     const count = Math.max(1, Math.ceil((widest + 1) / bits));
     this.limbCount = count;
-    this.limbBits = Array.from({ length: count }, (_, i) => BigInt(i * bits));
+    this.limbShifts = Array.from({ length: count }, (_, i) => BigInt(i * bits));
     this.limbs = new Float64Array(ints.length * count);
     this.defined = new Uint8Array(ints.length);
     const mask = (1n << BigInt(bits)) - 1n;
     ints.forEach((v, e) => {
       this.defined[e] = ordered[e] === null ? 0 : 1;
-      // Low limbs in [0, 2^B); the top limb keeps the sign (>> floors), |top| < 2^(B-1).
+      // Low limbs in [0, 2^B); the top limb keeps the sign (>> floors), |top| <= 2^(B-1).
       for (let i = 0; i < count - 1; i++) {
         this.limbs[e * count + i] = Number(v & mask);
         v >>= BigInt(bits);
       }
       this.limbs[e * count + count - 1] = Number(v);
     });
-    this.buckets = new Float64Array((design.maxScenarioSize + 1) * count);
-    this.touched = new Int32Array(design.maxScenarioSize + 1);
-    this.isTouched = new Uint8Array(design.maxScenarioSize + 1);
+    this.family = new Buckets(design.maxScenarioSize, count);
+    this.resample = new Buckets(design.maxFamilyDraws, count);
     this.scratch = new Float64Array(count);
   }
 
@@ -199,6 +222,7 @@ class MetricAccumulator {
     const defined = this.defined;
     const limbs = this.limbs;
     const count = this.limbCount;
+    const buckets = this.family;
     let c = 0;
     if (count === 1) {
       let sum = 0;
@@ -208,8 +232,8 @@ class MetricAccumulator {
         sum += limbs[e]!;
       }
       if (c === 0) return;
-      this.touch(c);
-      this.buckets[c] += sum;
+      buckets.touch(c);
+      buckets.sums[c] += sum;
     } else {
       const scratch = this.scratch;
       scratch.fill(0);
@@ -220,44 +244,55 @@ class MetricAccumulator {
         for (let l = 0; l < count; l++) scratch[l] += limbs[base + l]!;
       }
       if (c === 0) return;
-      this.touch(c);
-      for (let l = 0; l < count; l++) this.buckets[c * count + l] += scratch[l]!;
+      buckets.touch(c);
+      for (let l = 0; l < count; l++) buckets.sums[c * count + l] += scratch[l]!;
     }
     this.familyScenarios++;
   }
 
-  private touch(c: number): void {
-    if (this.isTouched[c] === 1) return;
-    this.isTouched[c] = 1;
-    this.touched[this.touchedCount++] = c;
-  }
-
-  /** Closes the current family of the resample. */
+  /** Closes the current family of the resample: its buckets move to the resample's, by p = k' c. */
   endFamily(): void {
-    if (this.familyScenarios === 0) return;
+    const k = this.familyScenarios;
+    if (k === 0) return;
     const count = this.limbCount;
-    let family = 0n;
-    for (let t = 0; t < this.touchedCount; t++) {
-      const c = this.touched[t]!;
-      let sum = 0n;
+    const from = this.family;
+    const to = this.resample;
+    for (let t = 0; t < from.count; t++) {
+      const c = from.keys[t]!;
+      const p = k * c;
+      to.touch(p);
       for (let l = 0; l < count; l++) {
-        const limb = this.buckets[c * count + l]!;
-        if (limb !== 0) sum += BigInt(limb) << this.limbBits[l]!;
-        this.buckets[c * count + l] = 0;
+        to.sums[p * count + l] += from.sums[c * count + l]!;
+        from.sums[c * count + l] = 0;
       }
-      family += sum * this.scenarioFactors[c]!;
-      this.isTouched[c] = 0;
     }
-    this.resampleSum += family * this.familyFactors[this.familyScenarios]!;
-    this.resampleFamilies++;
-    this.touchedCount = 0;
+    from.clear();
     this.familyScenarios = 0;
+    this.resampleFamilies++;
   }
 
   /** Closes the resample: its numerator over `denominator`, or null with nothing defined. */
   endResample(): void {
-    this.numerators.push(this.resampleFamilies === 0 ? null : this.resampleSum * this.overallFactors[this.resampleFamilies]!);
-    this.resampleSum = 0n;
+    if (this.resampleFamilies === 0) {
+      this.numerators.push(null);
+      return;
+    }
+    const count = this.limbCount;
+    const buckets = this.resample;
+    let total = 0n;
+    for (let t = 0; t < buckets.count; t++) {
+      const p = buckets.keys[t]!;
+      let sum = 0n;
+      for (let l = 0; l < count; l++) {
+        const limb = buckets.sums[p * count + l]!;
+        if (limb !== 0) sum += BigInt(limb) << this.limbShifts[l]!;
+        buckets.sums[p * count + l] = 0;
+      }
+      const factor = (this.productFactors[p] ??= this.kc / BigInt(p));
+      total += sum * factor;
+    }
+    buckets.clear();
+    this.numerators.push(total * this.overallFactors[this.resampleFamilies]!);
     this.resampleFamilies = 0;
   }
 }

@@ -5,15 +5,62 @@ import { authenticateResult } from '../eval/authenticate.js';
 import { ValidationError } from '../errors.js';
 import { loadSuiteDir } from '../../node/inputs.js';
 import type { Suite } from '../world/suite.js';
-import { STATISTICS_METRICS, aggregateStatistics, hierarchyOf, scheduleValues, statisticsSubject, statisticsText, type StatisticsSubject } from './aggregate.js';
+import {
+  STATISTICS_METRICS,
+  aggregateStatistics,
+  hierarchyOf,
+  scheduleValues,
+  statisticsSubject,
+  statisticsText,
+  type StatisticsSubject,
+} from './aggregate.js';
 import { familyBalancedMean, familyMeans, scenarioMeans } from './hierarchy.js';
-import { comparisonOutcome, pairedSeed, pairedStatistics } from './paired.js';
+import { comparisonOutcome, pairedSeed, pairedStatistics, type PairedStatistics } from './paired.js';
 import { Rational } from './rational.js';
-import { subjectX, subjectY, tinyResultText } from './test-results.js';
+import { subjectX, subjectY, tinyResultText, wideSubject } from './test-results.js';
 
 const TINY_SUITE = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'suites', 'tiny');
 const r = (text: string) => Rational.parse(text);
-const metric = (name: string) => STATISTICS_METRICS.find((m) => m.name === name)!;
+const intervalsOf = (stats: PairedStatistics) => Object.fromEntries(Object.entries(stats.metrics).map(([name, m]) => [name, m.interval]));
+
+/** Every metric's differences a - b per scheduled episode, null unless both are defined. */
+function allDifferences(a: StatisticsSubject, b: StatisticsSubject): Map<string, (Rational | null)[]> {
+  return new Map(
+    STATISTICS_METRICS.map((m) => {
+      const va = scheduleValues(a, m);
+      const vb = scheduleValues(b, m);
+      return [m.name, va.map((v, i) => (v !== null && vb[i] !== null ? v.sub(vb[i]!) : null))];
+    }),
+  );
+}
+
+// Python reference outputs (docs/statistics.md section 11).
+const PAIRED_XY_2000 = {
+  casualty_rate: { lower: '-13/144', upper: '263/720' },
+  congestion_block_rate: { lower: '-23/48', upper: '7/48' },
+  contested_cell_steps: { lower: '0/1', upper: '0/1' },
+  evacuation_rate: { lower: '-133/360', upper: '7/144' },
+  evacuation_steps_mean: { lower: '-13/32', upper: '5/12' },
+  exit_throughput: null,
+  fire_exposure_per_person: { lower: '0/1', upper: '0/1' },
+  hotspot_cells: { lower: '0/1', upper: '0/1' },
+  path_efficiency: null,
+  peak_contested_cells: { lower: '0/1', upper: '0/1' },
+  stranded_rate: { lower: '-1/8', upper: '1/6' },
+};
+const PAIRED_WIDE_200 = {
+  casualty_rate: { lower: '-20798763694451992283/667431551982820584960', upper: '247729314464717181587/4171447199892628656000' },
+  congestion_block_rate: { lower: '-102847/561600', upper: '1917211/6918912' },
+  contested_cell_steps: { lower: '-73/36', upper: '-5/12' },
+  evacuation_rate: { lower: '-843950153281374470627/4464180336727199088000', upper: '58008860287725019297/213920369225263008000' },
+  evacuation_steps_mean: { lower: '-3810995498119/370484824320', upper: '177396792203754653/14113521886464000' },
+  exit_throughput: { lower: '-6667/23040', upper: '-13397/69120' },
+  fire_exposure_per_person: { lower: '-1435204861714436926859/11123859199713676416000', upper: '974596009619882261/8978094592182144000' },
+  hotspot_cells: { lower: '0/1', upper: '0/1' },
+  path_efficiency: { lower: '0/1', upper: '0/1' },
+  peak_contested_cells: { lower: '0/1', upper: '0/1' },
+  stranded_rate: { lower: '-2567867502286485982679/9169667718682895424000', upper: '3614466126658904137/19818780629199552000' },
+};
 
 describe('paired statistics, hand-checked and against the Python reference', () => {
   const stats = pairedStatistics(subjectX(), subjectY());
@@ -40,15 +87,25 @@ describe('paired statistics, hand-checked and against the Python reference', () 
     expect(m.micro).toBe('1/60'); // (1/2 - 1/2 + 1/3 - 1/2 + 1/4) / 5
   });
 
-  it('derives the seed from both model IDs and the exact differences (Python reference)', () => {
-    const x = subjectX();
-    const y = subjectY();
-    const a = scheduleValues(x, metric('evacuation_steps_mean'));
-    const b = scheduleValues(y, metric('evacuation_steps_mean'));
-    const differences = a.map((v, i) => (v !== null && b[i] !== null ? v.sub(b[i]!) : null));
-    expect(bytesToHex(pairedSeed(x, y, 'evacuation_steps_mean', differences))).toBe('c333dd0e4f010762116f4865512a2267a8fe440d8786e6f70786acd621898bf6');
-    expect(stats.metrics.evacuation_steps_mean!.interval).toEqual({ lower: '-5/16', upper: '5/12' });
+  it('derives one seed from both model IDs and the exact differences of every metric (Python reference)', () => {
+    const differences = allDifferences(subjectX(), subjectY());
+    expect(differences.get('evacuation_steps_mean')!.map((d) => d?.toFraction() ?? null)).toEqual(['1/2', null, null, '-1/2', null, '1/3', '-1/2', '1/4', null]);
+    expect(bytesToHex(pairedSeed(subjectX(), subjectY(), differences))).toBe('95cb35cb2ed572ff44c454f5c71974834da0b4006ca86d4cedfc08010fe0540e');
+    expect(bytesToHex(pairedSeed(subjectX(), { ...subjectY(), modelId: 'model-z' }, differences))).not.toBe('95cb35cb2ed572ff44c454f5c71974834da0b4006ca86d4cedfc08010fe0540e');
+  });
+
+  it('reproduces every interval with the default 2000 resamples (Python reference)', () => {
+    expect(intervalsOf(stats)).toEqual(PAIRED_XY_2000);
     expect(stats.metrics.evacuation_steps_mean!.outcome).toBe('inconclusive');
+  });
+
+  it('reproduces a wider case with uncommitted episodes on both sides (Python reference, 200 resamples)', () => {
+    const a = wideSubject('wide-a', 3);
+    const b = wideSubject('wide-b', 5);
+    expect(bytesToHex(pairedSeed(a, b, allDifferences(a, b)))).toBe('ca512af178cecc1b0eb46f817d544a4356cc4857381abae699181164bb2f4068');
+    const wide = pairedStatistics(a, b, 200);
+    expect(intervalsOf(wide)).toEqual(PAIRED_WIDE_200);
+    expect(wide.metrics.contested_cell_steps!.outcome).toBe('b_higher');
   });
 
   it('negates every delta when A and B swap', () => {

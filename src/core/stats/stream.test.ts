@@ -1,6 +1,55 @@
+import { shake256 } from '@noble/hashes/sha3.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Bytes } from '../hash.js';
 import { BootstrapStream } from './stream.js';
+
+const TWO_64 = 1n << 64n;
+
+/** The stream's definition on @noble/hashes (the test oracle): block i = shake256(seed32 || uint64_be(i), 64 bytes). */
+class OracleStream {
+  private block: Uint8Array = new Uint8Array(0);
+  private offset = 0;
+  private counter: bigint;
+
+  constructor(
+    private readonly seed32: Uint8Array,
+    firstBlock = 0,
+  ) {
+    this.counter = BigInt(firstBlock);
+  }
+
+  static block(seed32: Uint8Array, i: bigint): Uint8Array {
+    const input = new Uint8Array(40);
+    input.set(seed32);
+    new DataView(input.buffer).setBigUint64(32, i, false);
+    return shake256(input, { dkLen: 64 });
+  }
+
+  nextUint64(): bigint {
+    if (this.offset >= 64) this.offset = 0;
+    if (this.offset === 0) this.block = OracleStream.block(this.seed32, this.counter++);
+    const v = new DataView(this.block.buffer, this.block.byteOffset).getBigUint64(this.offset, false);
+    this.offset += 8;
+    return v;
+  }
+
+  uniformBig(n: bigint): bigint {
+    const limit = (TWO_64 / n) * n;
+    for (;;) {
+      const v = this.nextUint64();
+      if (v < limit) return v % n;
+    }
+  }
+}
+
+/** The 64 bytes of the stream's next block, read through nextUint64. */
+function nextBlock(stream: BootstrapStream): Uint8Array {
+  const out = new Uint8Array(64);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) view.setBigUint64(8 * i, stream.nextUint64(), false);
+  return out;
+}
 
 // Vectors from Python:
 //   seed = hashlib.sha256(b"ember-test-seed").digest()
@@ -35,8 +84,59 @@ describe('bootstrap stream', () => {
     ]);
   });
 
+  it('gives the bytes of @noble/hashes shake256 for many seeds and counters', () => {
+    for (let k = 0; k < 16; k++) {
+      const seed = sha256Bytes(`stream-seed-${k}`);
+      const stream = new BootstrapStream(seed);
+      for (let i = 0; i < 120; i++) expect(nextBlock(stream), `seed ${k} block ${i}`).toEqual(OracleStream.block(seed, BigInt(i)));
+    }
+    // Counters whose big-endian bytes fill every position of the counter lane, up to 2^53 - 1.
+    const seed = sha256Bytes('large counters');
+    for (const first of [255, 256, 65535, 2 ** 24 + 7, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 2 ** 33 + 5, 2 ** 53 - 3]) {
+      const stream = new BootstrapStream(seed, first);
+      for (let i = 0; i < 3; i++) expect(nextBlock(stream), `block ${first + i}`).toEqual(OracleStream.block(seed, BigInt(first) + BigInt(i)));
+    }
+  });
+
+  it('draws uniform(n) like the BigInt definition, for any n up to 2^53 - 1', () => {
+    const bound = fc.oneof(
+      fc.integer({ min: 1, max: 64 }),
+      fc.integer({ min: 1, max: 2 ** 21 }),
+      fc.integer({ min: 2 ** 21 + 1, max: 2 ** 26 }),
+      fc.integer({ min: 2 ** 26 + 1, max: 2 ** 53 - 1 }),
+      fc.integer({ min: 2 ** 53 - 1000, max: 2 ** 53 - 1 }),
+      fc.constantFrom(1, 2, 3, 2 ** 21, 2 ** 26 - 1, 2 ** 26, 2 ** 26 + 1, 2 ** 32 - 1, 2 ** 32 + 1, 2 ** 53 - 1),
+    );
+    fc.assert(
+      fc.property(fc.string(), fc.nat({ max: 2 ** 40 }), fc.array(fc.tuple(bound, fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 20 }), (seedText, first, runs) => {
+        const seed = sha256Bytes(seedText);
+        const fast = new BootstrapStream(seed, first);
+        const oracle = new OracleStream(seed, first);
+        for (const [n, times] of runs) {
+          for (let i = 0; i < times; i++) expect(fast.uniform(n)).toBe(Number(oracle.uniformBig(BigInt(n))));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('draws uniformBig(n) like the definition for n up to 2^64', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.bigInt({ min: 1n, max: TWO_64 }), { minLength: 1, maxLength: 30 }), (seedText, bounds) => {
+        const seed = sha256Bytes(seedText);
+        const fast = new BootstrapStream(seed);
+        const oracle = new OracleStream(seed);
+        for (const n of bounds) expect(fast.uniformBig(n)).toBe(oracle.uniformBig(n));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('needs a 32-byte seed and a positive bound', () => {
     expect(() => new BootstrapStream(new Uint8Array(16))).toThrow(RangeError);
     expect(() => new BootstrapStream(SEED).uniform(0)).toThrow(RangeError);
+    expect(() => new BootstrapStream(SEED).uniform(2.5)).toThrow(RangeError);
+    expect(() => new BootstrapStream(SEED).uniform(2 ** 53)).toThrow(RangeError);
+    expect(() => new BootstrapStream(SEED, -1)).toThrow(RangeError);
   });
 });

@@ -49,8 +49,11 @@ export class BootstrapStream {
   private lastReject = 0;
   private lastTwo32 = 0;
 
-  constructor(seed32: Uint8Array) {
+  /** `firstBlock` skips to that block (for tests of large counters); the stream proper starts at 0. */
+  constructor(seed32: Uint8Array, firstBlock = 0) {
     if (seed32.length !== 32) throw new RangeError('the bootstrap seed must be 32 bytes');
+    if (!Number.isSafeInteger(firstBlock) || firstBlock < 0) throw new RangeError(`the first block must be a safe non-negative integer, got ${firstBlock}`);
+    this.counter = firstBlock;
     const view = new DataView(seed32.buffer, seed32.byteOffset, 32);
     // Lanes 0..3: the seed bytes as little-endian 64-bit lanes; lane 4: the counter (set per block).
     for (let lane = 0; lane < 4; lane++) interleaveLane(this.template, lane, view.getInt32(8 * lane, true), view.getInt32(8 * lane + 4, true));
@@ -86,9 +89,11 @@ export class BootstrapStream {
     if (n !== this.lastBound) {
       if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`uniform bound must be a positive integer, got ${n}`);
       if (n > NUMBER_BOUND) return Number(this.uniformBig(BigInt(n)));
+      // Draws alternate between bounds (scenario counts, scenario sizes), so this must be cheap:
+      // 2^64 mod n = (2^32 mod n)^2 mod n, and (2^32 mod n)^2 < 2^52.
       this.lastBound = n;
-      this.lastReject = Number(TWO_64 % BigInt(n));
-      this.lastTwo32 = TWO_32 % n;
+      this.lastTwo32 = modSmall(TWO_32, n);
+      this.lastReject = modSmall(this.lastTwo32 * this.lastTwo32, n);
     }
     const reject = this.lastReject;
     for (;;) {

@@ -161,3 +161,52 @@ export function subjectX(): StatisticsSubject {
 export function subjectY(): StatisticsSubject {
   return syntheticSubject({ modelId: 'model-y', manifestHash: SYNTHETIC_MANIFEST_HASH, schedule: SYNTHETIC_SCHEDULE, episodes: EPISODES_Y });
 }
+
+// Larger synthetic subjects for the Python cross-checks of the joint bootstrap.
+
+/** 3 families, 10 scenarios of 1 to 6 episodes (38 scheduled), populations 7..61 (many denominators), some episodes not committed. */
+export const WIDE_SIZES = [4, 1, 6, 3, 5, 2, 6, 1, 5, 5];
+export const WIDE_SCHEDULE: ScheduledEpisode[] = WIDE_SIZES.flatMap((size, j) =>
+  Array.from({ length: size }, () => ({ scenario_id: `w${j}`, primary_family: ['fam-c', 'fam-a', 'fam-b'][j % 3]! })),
+);
+
+export function wideEpisode(i: number, salt: number): SyntheticEpisode {
+  const population = 7 + ((i * 13 + salt * 5) % 55);
+  const evacuated = (i * 7 + salt) % (population + 1);
+  const casualties = Math.min(population - evacuated, (i * 3 + salt) % 4);
+  const moves = i % 5 === 0 ? 0 : 3 + ((i + salt) % 11);
+  return {
+    population,
+    evacuated,
+    casualties,
+    stepsMean: evacuated === 0 ? null : `${((i * 31 + salt) % 97) + 1}/${evacuated}`,
+    movesAttempted: moves,
+    blocked: (i * salt) % (moves + 1),
+    fireExposure: (i * 5 + salt) % 9,
+    pathRatio: evacuated === 0 ? null : `${((i * 17) % 40) + 1}/${(i % 9) + 2}`,
+    throughput: evacuated === 0 ? null : `${(i % 5) + 1}/${(salt % 4) + 3}`,
+    contested: (i * salt) % 6,
+    hotspots: i % 3,
+    peak: (i + salt) % 2,
+  };
+}
+
+export function wideSubject(modelId: string, salt: number): StatisticsSubject {
+  return syntheticSubject({
+    modelId,
+    manifestHash: SYNTHETIC_MANIFEST_HASH,
+    schedule: WIDE_SCHEDULE,
+    episodes: WIDE_SCHEDULE.map((_, i) => ((i + salt) % 7 === 3 ? null : wideEpisode(i, salt))),
+  });
+}
+
+/** evacuation_steps_mean is defined only in scenario s0 (5 episodes); s1..s5 and family g have no evacuee. */
+export function sparseSubject(): StatisticsSubject {
+  const schedule: ScheduledEpisode[] = [
+    ...Array.from({ length: 5 }, () => ({ scenario_id: 's0', primary_family: 'f' })),
+    ...Array.from({ length: 5 }, (_, i) => ({ scenario_id: `s${i + 1}`, primary_family: 'f' })),
+    ...Array.from({ length: 2 }, () => ({ scenario_id: 't0', primary_family: 'g' })),
+  ];
+  const episodes = schedule.map((e, i) => (e.scenario_id === 's0' ? { population: 4, evacuated: 2, stepsMean: `${i + 3}/2` } : { population: 3, evacuated: 0, casualties: i % 2 }));
+  return syntheticSubject({ modelId: 'sparse', manifestHash: SYNTHETIC_MANIFEST_HASH, schedule, episodes });
+}

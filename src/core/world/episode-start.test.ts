@@ -24,3 +24,31 @@ describe('prepareEpisode', () => {
     expect(() => prepareEpisode(scenario, '18446744073709551616')).toThrow(/^seed: must be a decimal string/);
   });
 });
+
+describe('prepareEpisode reuse', () => {
+  it('returns the same frozen start for the same scenario object and seed, and a fresh one otherwise', () => {
+    const text = JSON.stringify({
+      schema_version: '1.0',
+      scenario_id: 'reuse',
+      title: 'Reuse',
+      families: ['f'],
+      map: ['#E#', '#.#', '#.#', '###'],
+      people: [{ cell: [2, 1] }],
+      fire: { ignitions: [], ignition_candidates: { cells: [[1, 1]], count: 1 }, spread_probability: '0.5' },
+      max_steps: 5,
+      development_seed: '0',
+    });
+    const a = parseScenarioText(text, 'a.json');
+    const b = parseScenarioText(text, 'b.json');
+    const first = prepareEpisode(a, '7');
+    expect(prepareEpisode(a, '7')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(prepareEpisode(b, '7')).not.toBe(first);
+    expect(prepareEpisode(b, '7').fire.digest).toBe(first.fire.digest);
+    // Older seeds are evicted after a few others; the recomputed start is equal.
+    for (const seed of ['1', '2', '3', '4']) prepareEpisode(a, seed);
+    const again = prepareEpisode(a, '7');
+    expect(again).not.toBe(first);
+    expect(Array.from(again.startCells)).toEqual(Array.from(first.startCells));
+  });
+});
