@@ -99,6 +99,19 @@ describe('joint bootstrap', () => {
     expect(joint.map((j) => fractions(statisticRationals(j)))).toEqual(referenceStatistics(units, [values], seed, 2).map(fractions));
   });
 
+  it('stays exact when k * n exceeds the directly indexed bucket keys (2^16)', () => {
+    // Two families of 257 scenarios: 256 of one defined unit and one of 256 units, some undefined,
+    // so k' * c reaches 257 * 256 and both families use the same keys (257 * 1).
+    const units = ['wide-a', 'wide-b'].flatMap((family) => [
+      ...Array.from({ length: 256 }, (_, i) => ({ family, scenarioId: `one-${i}` })),
+      ...Array.from({ length: 256 }, () => ({ family, scenarioId: 'big' })),
+    ]);
+    const values = units.map((u, i) => (u.scenarioId === 'big' && i % 5 === 1 ? null : Rational.of(i * i - 300, 1 + (i % 7))));
+    const seed = sha256Bytes('many keys');
+    const joint = jointBootstrapStatistics(units, [values], seed, 3);
+    expect(joint.map((j) => fractions(statisticRationals(j)))).toEqual(referenceStatistics(units, [values], seed, 3).map(fractions));
+  });
+
   it('with every value defined, draws exactly like bootstrapStatistics over that hierarchy', () => {
     const units: BootstrapUnit[] = [];
     const values: Rational[] = [];

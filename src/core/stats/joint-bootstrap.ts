@@ -54,10 +54,10 @@ function bitLength(v: bigint): number {
   return v === 0n ? 0 : (v < 0n ? -v : v).toString(2).length;
 }
 
-/** The counts 1..max when a count may vary, else just `fixed`. */
-function possibleCounts(varies: boolean, fixed: number, into: Set<number>): void {
-  if (varies) for (let c = 1; c <= fixed; c++) into.add(c);
-  else into.add(fixed);
+/** Adds the counts a mean over up to n items can divide by: 1..n when some may be left out, else just n. */
+function possibleCounts(varies: boolean, n: number, into: Set<number>): void {
+  if (varies) for (let c = 1; c <= n; c++) into.add(c);
+  else into.add(n);
 }
 
 /** The resample layout: units reordered into hierarchy order, as index ranges. */
@@ -71,6 +71,9 @@ interface Design {
   readonly maxFamilyDraws: number;
   /** The most unit draws a resample can make: the sum of those products. */
   readonly maxResampleDraws: number;
+  /** The largest k, and the sum of all k. */
+  readonly maxFamilyScenarios: number;
+  readonly scenarioCount: number;
 }
 
 function designOf(units: readonly BootstrapUnit[]): Design {
@@ -103,31 +106,54 @@ function designOf(units: readonly BootstrapUnit[]): Design {
     maxResampleDraws += scenarios.length * largest;
     return { starts, sizes };
   });
-  return { order, families, maxScenarioSize, maxFamilyDraws, maxResampleDraws };
+  const maxFamilyScenarios = Math.max(1, ...families.map((f) => f.starts.length));
+  const scenarioCount = families.reduce((n, f) => n + f.starts.length, 0);
+  return { order, families, maxScenarioSize, maxFamilyDraws, maxResampleDraws, maxFamilyScenarios, scenarioCount: Math.max(1, scenarioCount) };
 }
 
-/** Limb sums by a small integer key, with the list of keys in use (Numbers only). */
+/** Keys up to this index slots directly; larger ones (rare shapes) go through a Map. */
+const DIRECT_KEYS = 1 << 16;
+
+/**
+ * Limb sums by integer key (Numbers only): slot t holds the key keys[t]
+ * and its limbs at sums[t * limbCount ...]; slots are taken in first-use
+ * order and given back all at once by clear().
+ */
 class Buckets {
   readonly sums: Float64Array;
   readonly keys: Int32Array;
   count = 0;
-  private readonly used: Uint8Array;
+  /** key -> slot + 1 (0: no slot), or a Map for large keys. */
+  private readonly direct: Int32Array | null;
+  private readonly map: Map<number, number> | null;
 
-  constructor(maxKey: number, limbCount: number) {
-    this.sums = new Float64Array((maxKey + 1) * limbCount);
-    this.keys = new Int32Array(maxKey + 1);
-    this.used = new Uint8Array(maxKey + 1);
+  /** `maxKey` bounds the keys, `capacity` the distinct keys between two clear() calls. */
+  constructor(maxKey: number, capacity: number, limbCount: number) {
+    this.sums = new Float64Array(capacity * limbCount);
+    this.keys = new Int32Array(capacity);
+    this.direct = maxKey < DIRECT_KEYS ? new Int32Array(maxKey + 1) : null;
+    this.map = this.direct === null ? new Map() : null;
   }
 
-  touch(key: number): void {
-    if (this.used[key] === 1) return;
-    this.used[key] = 1;
-    this.keys[this.count++] = key;
+  /** The slot of `key`, taken on first use. */
+  slot(key: number): number {
+    if (this.direct !== null) {
+      const s = this.direct[key]!;
+      if (s !== 0) return s - 1;
+      this.direct[key] = this.count + 1;
+    } else {
+      const s = this.map!.get(key);
+      if (s !== undefined) return s;
+      this.map!.set(key, this.count);
+    }
+    this.keys[this.count] = key;
+    return this.count++;
   }
 
-  /** Forgets the keys (the caller has zeroed their sums). */
+  /** Gives back every slot (the caller has zeroed their sums). */
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.used[this.keys[i]!] = 0;
+    if (this.direct !== null) for (let t = 0; t < this.count; t++) this.direct[this.keys[t]!] = 0;
+    else this.map!.clear();
     this.count = 0;
   }
 }
@@ -152,7 +178,7 @@ class MetricAccumulator {
   private readonly defined: Uint8Array;
   /** K C, and KC / p per product p = k' c (filled on first use). */
   private readonly kc: bigint;
-  private readonly productFactors: (bigint | undefined)[];
+  private readonly productFactors = new Map<number, bigint>();
   /** F / f' per possible f'. */
   private readonly overallFactors: bigint[];
   private readonly family: Buckets;
@@ -189,7 +215,6 @@ class MetricAccumulator {
     const k = lcmOf([...familyCounts].map(BigInt));
     const f = lcmOf([...overallCounts].map(BigInt));
     this.kc = k * c;
-    this.productFactors = new Array<bigint | undefined>(design.maxFamilyDraws + 1);
     this.overallFactors = new Array<bigint>(design.families.length + 1).fill(0n);
     for (const count of overallCounts) this.overallFactors[count] = f / BigInt(count);
     this.denominator = den * c * k * f;
@@ -212,8 +237,9 @@ class MetricAccumulator {
       }
       this.limbs[e * count + count - 1] = Number(v);
     });
-    this.family = new Buckets(design.maxScenarioSize, count);
-    this.resample = new Buckets(design.maxFamilyDraws, count);
+    // A family has at most k distinct counts c (one per drawn scenario), a resample at most sum k distinct p.
+    this.family = new Buckets(design.maxScenarioSize, design.maxFamilyScenarios, count);
+    this.resample = new Buckets(design.maxFamilyDraws, design.scenarioCount, count);
     this.scratch = new Float64Array(count);
   }
 
@@ -232,8 +258,7 @@ class MetricAccumulator {
         sum += limbs[e]!;
       }
       if (c === 0) return;
-      buckets.touch(c);
-      buckets.sums[c] += sum;
+      buckets.sums[buckets.slot(c)] += sum;
     } else {
       const scratch = this.scratch;
       scratch.fill(0);
@@ -244,8 +269,8 @@ class MetricAccumulator {
         for (let l = 0; l < count; l++) scratch[l] += limbs[base + l]!;
       }
       if (c === 0) return;
-      buckets.touch(c);
-      for (let l = 0; l < count; l++) buckets.sums[c * count + l] += scratch[l]!;
+      const base = buckets.slot(c) * count;
+      for (let l = 0; l < count; l++) buckets.sums[base + l] += scratch[l]!;
     }
     this.familyScenarios++;
   }
@@ -258,12 +283,10 @@ class MetricAccumulator {
     const from = this.family;
     const to = this.resample;
     for (let t = 0; t < from.count; t++) {
-      const c = from.keys[t]!;
-      const p = k * c;
-      to.touch(p);
+      const base = to.slot(k * from.keys[t]!) * count;
       for (let l = 0; l < count; l++) {
-        to.sums[p * count + l] += from.sums[c * count + l]!;
-        from.sums[c * count + l] = 0;
+        to.sums[base + l] += from.sums[t * count + l]!;
+        from.sums[t * count + l] = 0;
       }
     }
     from.clear();
@@ -284,11 +307,12 @@ class MetricAccumulator {
       const p = buckets.keys[t]!;
       let sum = 0n;
       for (let l = 0; l < count; l++) {
-        const limb = buckets.sums[p * count + l]!;
+        const limb = buckets.sums[t * count + l]!;
         if (limb !== 0) sum += BigInt(limb) << this.limbShifts[l]!;
-        buckets.sums[p * count + l] = 0;
+        buckets.sums[t * count + l] = 0;
       }
-      const factor = (this.productFactors[p] ??= this.kc / BigInt(p));
+      let factor = this.productFactors.get(p);
+      if (factor === undefined) this.productFactors.set(p, (factor = this.kc / BigInt(p)));
       total += sum * factor;
     }
     buckets.clear();
@@ -311,7 +335,7 @@ export function jointBootstrapStatistics(
   const design = designOf(units);
   const accumulators = metrics.map((values) => new MetricAccumulator(design, values));
   const stream = new BootstrapStream(seed32);
-  const drawn = new Int32Array(Math.max(1, ...design.families.map((f) => f.starts.length)));
+  const drawn = new Int32Array(design.maxFamilyScenarios);
   const picks = new Int32Array(Math.max(1, design.maxScenarioSize));
   for (let b = 0; b < resamples; b++) {
     for (const family of design.families) {
