@@ -37,10 +37,10 @@ export async function benchCore(): Promise<Figure[]> {
       const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
       text = recordText(run.record);
       personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
-    });
+    }, 15, 10);
     const record = JSON.parse(text) as RunRecord;
-    const warmReplay = await timeIt(() => replayRecord(scenario, record));
-    const coldReplay = await timeIt(() => replayRecord(fresh(), record));
+    const warmReplay = await timeIt(() => replayRecord(scenario, record), 15, 10);
+    const coldReplay = await timeIt(() => replayRecord(fresh(), record), 15, 10);
     const rate = personSteps / (simulate + warmReplay);
     figures.push(
       { name: `large hall, ${agentId}: person-steps per episode`, value: personSteps, unit: '' },

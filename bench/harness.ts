@@ -15,9 +15,13 @@ export interface Figure {
   readonly ok?: boolean;
 }
 
-/** Median wall time in seconds of `runs` runs after one warm-up run. */
-export async function timeIt(fn: () => unknown, runs = 5): Promise<number> {
-  await fn();
+/**
+ * Median wall time in seconds of `runs` runs, after `warmups` runs that let
+ * the JIT compile the hot paths (the first runs of an episode loop are
+ * several times slower than the steady state).
+ */
+export async function timeIt(fn: () => unknown, runs = 5, warmups = 1): Promise<number> {
+  for (let i = 0; i < warmups; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
