@@ -4,7 +4,8 @@ import { statSync } from 'node:fs';
 import { UsageError, isEmberError } from '../core/errors.js';
 import { parseSeed } from '../core/world/seed.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS } from '../node/agents/open-agent.js';
-import type { OptionSpec } from './command.js';
+import { parseAgentCommand, parseAgentSpec, resolveAgentModule, type AgentSpec } from '../node/agents/spec.js';
+import type { OptionSpec, ParsedArgs } from './command.js';
 
 export const OUT_OPTION: OptionSpec = {
   name: 'out',
@@ -27,6 +28,36 @@ export const AGENT_OPTION: OptionSpec = {
   valueName: 'SPEC',
   description: "the agent: 'builtin:ID' for a baseline, or 'MODULE:FACTORY' resolved only in --agent-path directories",
 };
+
+/** The agent options of a command that runs episodes: exactly one of --agent or --agent-command. */
+export const AGENT_CHOICE_OPTIONS: readonly OptionSpec[] = [
+  { ...AGENT_OPTION, required: false, description: `${AGENT_OPTION.description} (give this or --agent-command)` },
+  { name: 'agent-command', kind: 'value', valueName: 'CMD', description: 'a program on the line protocol, spawned per episode without a shell (give this or --agent)' },
+];
+
+/** Exactly one of --agent SPEC or --agent-command "CMD" (usage error otherwise). */
+export function agentArgument(args: ParsedArgs): AgentSpec {
+  const agent = args.value('agent');
+  const command = args.value('agent-command');
+  if (agent !== undefined && command !== undefined) throw new UsageError('give exactly one of --agent SPEC or --agent-command "CMD", not both');
+  if (agent !== undefined) return parseAgentSpec(agent);
+  if (command !== undefined) return parseAgentCommand(command);
+  throw new UsageError('missing required option: --agent SPEC (or --agent-command "CMD")');
+}
+
+/**
+ * The agent module's file, when it resolves: it is an input too, so --out can
+ * never overwrite the agent's code. Resolving only looks at files; an
+ * unresolvable module is reported when the agent is opened (exit 4).
+ */
+export function agentModuleInputs(spec: AgentSpec, agentPaths: readonly string[]): string[] {
+  if (spec.kind !== 'module') return [];
+  try {
+    return [resolveAgentModule(spec.module, agentPaths)];
+  } catch {
+    return [];
+  }
+}
 
 export const AGENT_PATH_OPTION: OptionSpec = {
   name: 'agent-path',

@@ -4,13 +4,14 @@ import { prepareEpisode } from '../../core/world/episode-start.js';
 import { recordDigest, recordText } from '../../core/sim/record.js';
 import { replayRecord } from '../../core/sim/replay.js';
 import { runEpisode } from '../../core/sim/runner.js';
-import { parseAgentSpec, resolveAgentModule, type AgentSpec } from '../../node/agents/spec.js';
 import { DEFAULT_ACT_TIMEOUT_MS, openAgent } from '../../node/agents/open-agent.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { loadScenarioFile } from '../../node/inputs.js';
 import {
   ACT_TIMEOUT_OPTION,
-  AGENT_OPTION,
+  AGENT_CHOICE_OPTIONS,
+  agentArgument,
+  agentModuleInputs,
   AGENT_PATH_OPTION,
   FORCE_OPTION,
   OUT_OPTION,
@@ -20,29 +21,15 @@ import {
 } from '../arguments.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
-/**
- * The agent module's file, when it resolves: it is an input too, so --out
- * can never overwrite the agent's code. Resolving only looks at files; an
- * unresolvable module is reported when the agent is opened (exit 4).
- */
-function agentModuleFile(spec: AgentSpec, agentPaths: readonly string[]): string[] {
-  if (spec.kind !== 'module') return [];
-  try {
-    return [resolveAgentModule(spec.module, agentPaths)];
-  } catch {
-    return [];
-  }
-}
-
 async function episodeRun(args: ParsedArgs): Promise<Report> {
   // 1. The command line (exit 2): nothing is read before it is well-formed.
   const seed = seedArgument(args.required('seed'));
-  const spec = parseAgentSpec(args.required('agent'));
+  const spec = agentArgument(args);
   const agentPaths = agentPathArguments(args.list('agent-path'));
   const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms'));
   const scenarioPath = args.required('scenario');
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [scenarioPath, ...agentModuleFile(spec, agentPaths)] };
+  const output = { force: args.flag('force'), inputs: [scenarioPath, ...agentModuleInputs(spec, agentPaths)] };
 
   // 2. Inputs (exit 3) and the output path (exit 6), before any agent code is imported.
   const scenario = loadScenarioFile(scenarioPath);
@@ -89,7 +76,7 @@ export const episodeModule: CommandModule = {
       options: [
         { name: 'scenario', kind: 'value', required: true, valueName: 'FILE', description: 'the scenario file' },
         { name: 'seed', kind: 'value', required: true, valueName: 'N', description: 'the episode seed, a decimal integer in [0, 2^64 - 1]' },
-        AGENT_OPTION,
+        ...AGENT_CHOICE_OPTIONS,
         OUT_OPTION,
         AGENT_PATH_OPTION,
         ACT_TIMEOUT_OPTION,

@@ -11,13 +11,14 @@ import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
 import { UsageError } from '../../core/errors.js';
 import type { Suite } from '../../core/world/suite.js';
 import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
-import { parseAgentCommand, parseAgentSpec, resolveAgentModule, type AgentSpec } from '../../node/agents/spec.js';
 import { checkJobs, progressLine, runEvaluation, type EvaluationRunSummary } from '../../node/eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
 import {
   ACT_TIMEOUT_OPTION,
-  AGENT_OPTION,
+  AGENT_CHOICE_OPTIONS,
+  agentArgument,
+  agentModuleInputs,
   AGENT_PATH_OPTION,
   FORCE_OPTION,
   OUT_OPTION,
@@ -68,26 +69,6 @@ function jobsArgument(text: string | undefined): number {
   const jobs = /^[1-9][0-9]{0,5}$/.test(text) ? Number(text) : Number.NaN;
   checkJobs(jobs);
   return jobs;
-}
-
-/** Exactly one of --agent SPEC or --agent-command "CMD". */
-function agentArgument(args: ParsedArgs): AgentSpec {
-  const agent = args.value('agent');
-  const command = args.value('agent-command');
-  if (agent !== undefined && command !== undefined) throw new UsageError('give exactly one of --agent SPEC or --agent-command "CMD", not both');
-  if (agent !== undefined) return parseAgentSpec(agent);
-  if (command !== undefined) return parseAgentCommand(command);
-  throw new UsageError('missing required option: --agent SPEC (or --agent-command "CMD")');
-}
-
-/** The agent module file is an input too: --out never overwrites agent code. Unresolvable modules are reported when the agent opens. */
-function agentModuleInputs(spec: AgentSpec, agentPaths: readonly string[]): string[] {
-  if (spec.kind !== 'module') return [];
-  try {
-    return [resolveAgentModule(spec.module, agentPaths)];
-  } catch {
-    return [];
-  }
 }
 
 function loadManifestFile(path: string): EvaluationManifest {
@@ -238,8 +219,7 @@ export const evaluationModule: CommandModule = {
         ...SUITE_OPTIONS,
         { name: 'manifest', kind: 'value', required: true, valueName: 'FILE', description: 'the evaluation manifest file' },
         { name: 'model-id', kind: 'value', required: true, valueName: 'ID', description: 'the model ID: non-empty, printable, at most 256 characters, no outer whitespace' },
-        { ...AGENT_OPTION, required: false, description: `${AGENT_OPTION.description} (give this or --agent-command)` },
-        { name: 'agent-command', kind: 'value', valueName: 'CMD', description: 'a program on the line protocol, spawned per episode without a shell (give this or --agent)' },
+        ...AGENT_CHOICE_OPTIONS,
         AGENT_PATH_OPTION,
         ACT_TIMEOUT_OPTION,
         { name: 'jobs', kind: 'value', valueName: 'N', description: 'episodes run in parallel worker threads, 1 to 4 per core (default 1); the result bytes do not depend on it' },

@@ -20,9 +20,9 @@
 
 import { authenticateResult } from '../../core/eval/authenticate.js';
 import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclaration } from '../../core/eval/result.js';
-import { UsageError, ValidationError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { FieldReader } from '../../core/json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../../core/json/strict-parse.js';
+import { parseJsonInput } from '../../core/json/strict-parse.js';
 import { checkMaxEvacuatedAgainstPack, checkResultAgainstPack } from '../../core/pack/pack.js';
 import { buildScoreReport, scoreReportDigest, scoreReportText } from '../../core/scoring/report.js';
 import { scoringTable } from '../../core/scoring/scoring-table.js';
@@ -51,13 +51,7 @@ function targetArgument(args: ParsedArgs): TargetArgument {
 
 /** Reads a --failures file: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
 export function parseFailuresText(text: string, source: string): FailureDeclaration[] {
-  let value;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const r = new FieldReader(source);
   const list = r.array(r.object(value, '$', ['failures']).failures, 'failures');
   let previous = -1;

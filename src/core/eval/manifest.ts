@@ -9,7 +9,7 @@ import { MismatchError, UsageError, ValidationError } from '../errors.js';
 import { digestOf } from '../hash.js';
 import { canonicalJson, indentedJson, type JsonObject } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { BENCHMARK_REVISION, BENCHMARK_VERSIONS } from '../versions.js';
 import { isSeed } from '../world/seed.js';
 import type { Suite } from '../world/suite.js';
@@ -130,13 +130,7 @@ export function readManifest(value: unknown, source: string, path = '$'): Evalua
 
 /** Parses a manifest file: strict JSON in exactly the indented manifest form. */
 export function parseManifestText(text: string, source: string): EvaluationManifest {
-  let value;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const manifest = readManifest(value, source);
   if (manifestText(manifest) !== text) {
     throw new ValidationError(`${source}: not in canonical manifest form (2-space indented, sorted keys, ASCII, one final LF)`);

@@ -14,7 +14,7 @@ import { ValidationError, type FailureKind } from '../errors.js';
 import { HEX64, fileDigest } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import type { EpisodeMetrics } from '../metrics/metrics.js';
 import { readRecordValue } from '../sim/record-codec.js';
 import type { RunRecord } from '../sim/record.js';
@@ -214,13 +214,7 @@ export function readResultValue(value: JsonValue, source: string): EvaluationRes
  * is a ValidationError (exit 3); nothing is repaired.
  */
 export function parseResultText(text: string, source: string): EvaluationResult {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const result = readResultValue(value, source);
   // After the fields, so that a wrong field is named precisely.
   if (canonicalJson(value) + '\n' !== text) {

@@ -8,6 +8,7 @@
  * (no artifact of the benchmark holds a float).
  */
 
+import { ValidationError } from '../errors.js';
 import type { JsonObject, JsonValue } from './canonical.js';
 
 export class JsonSyntaxError extends Error {
@@ -228,4 +229,17 @@ class Parser {
 /** Parses JSON text strictly; throws {@link JsonSyntaxError} with a line and column. */
 export function parseStrictJson(text: string): JsonValue {
   return new Parser(text).parseDocument();
+}
+
+/**
+ * Parses the text of an input file strictly; a syntax error becomes a
+ * ValidationError (exit 3) that names the source: `a.json: not valid JSON: ...`.
+ */
+export function parseJsonInput(text: string, source: string): JsonValue {
+  try {
+    return parseStrictJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
+    throw error;
+  }
 }

@@ -28,7 +28,7 @@ import { checkManifestTargetsSuite, manifestHash, parseManifestText, suiteIdenti
 import { HEX64, fileDigest, sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { SCORING_CONSTANTS, SCORING_CONSTANTS_DIGEST } from '../scoring/constants.js';
 import { computeReferences } from '../scoring/references.js';
 import { BENCHMARK_REVISION, BENCHMARK_VERSIONS } from '../versions.js';
@@ -187,13 +187,7 @@ const SUITE_KEYS = ['schema_version', 'seed_role', 'suite_hash', 'suite_id', 'su
  * authenticatePack.
  */
 export function parsePackText(text: string, source: string): PackValue {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const r = new FieldReader(source);
   const obj = r.object(value, '$', PACK_KEYS);
   r.literal(obj['environment_pack_version'], 'environment_pack_version', [ENVIRONMENT_PACK_VERSION]);

@@ -29,7 +29,7 @@ import { ValidationError } from '../errors.js';
 import { HEX64, digestOf } from '../hash.js';
 import { canonicalJson, type CanonicalInput, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { modelIdProblem } from '../eval/model-id.js';
 import { Rational } from '../stats/rational.js';
 
@@ -114,13 +114,7 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
 
 /** Parses an operational record file: strict JSON, valid, canonical text plus one LF. */
 export function parseOperationalRecordText(text: string, source: string): OperationalRecord {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const record = readOperationalRecord(value, source);
   if (text !== operationalRecordText(record)) throw new ValidationError(`${source}: not canonical (canonical JSON with one final LF)`);
   return record;

@@ -22,7 +22,7 @@ import { ValidationError } from '../errors.js';
 import { HEX64, fileDigest } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { modelIdProblem } from '../eval/model-id.js';
 import { MAX_RESAMPLES } from '../stats/bootstrap.js';
 import { Rational } from '../stats/rational.js';
@@ -125,13 +125,7 @@ function readHeader(r: FieldReader, obj: JsonObject): ScoreReportHeader {
 
 /** Loads and verifies a score report from its file text. */
 export function parseScoreReportText(text: string, source: string): LoadedScoreReport {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   const r = new FieldReader(source);
   const obj = r.object(value, '$', REPORT_KEYS);
   const header = readHeader(r, obj);

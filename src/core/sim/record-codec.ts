@@ -8,7 +8,7 @@
 import { ValidationError } from '../errors.js';
 import { HEX64 } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { isSeed } from '../world/seed.js';
 import type { RunRecord } from './record.js';
 
@@ -137,13 +137,7 @@ class RecordReader {
  * (`record.json: trajectory[3].moved: expected a string`).
  */
 export function parseRecordText(text: string, source: string): RunRecord {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   new RecordReader(source).record(value);
   // Checked after the fields so that a wrong field is named precisely;
   // whitespace, key order, escapes and the final LF are caught here.

@@ -12,7 +12,7 @@
 import { ValidationError } from '../errors.js';
 import { sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { EXIT, FLOOR, WALL, gridFromMap, type Grid } from './grid.js';
 import { SPREAD_PROBABILITY } from './fire.js';
 import { findZoneShortfall, staticEligibility } from './people.js';
@@ -36,13 +36,7 @@ const NOT_PRINTABLE = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
 
 /** Parses and validates scenario file text; `source` (the file name) prefixes every error. */
 export function parseScenarioText(text: string, source: string): Scenario {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(text, source);
   return validateScenario(value, source);
 }
 

@@ -14,9 +14,9 @@
 
 import { ValidationError } from '../errors.js';
 import { HEX64, digestOf } from '../hash.js';
-import { indentedJson, type JsonObject, type JsonValue } from '../json/canonical.js';
+import { indentedJson, type JsonObject } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-parse.js';
+import { parseJsonInput } from '../json/strict-parse.js';
 import { FAMILY_NAME, SCENARIO_ID, SCENARIO_SCHEMA_VERSION, parseScenarioText } from './scenario.js';
 import type { Scenario } from './scenario-types.js';
 
@@ -62,13 +62,7 @@ const ENTRY_KEYS = ['file', 'primary_family', 'scenario_hash', 'scenario_id'];
  */
 export function loadSuite(manifestText: string, files: ReadonlyMap<string, string>, source: string): Suite {
   const manifestSource = `${source}/${SUITE_MANIFEST_FILE}`;
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(manifestText);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ValidationError(`${manifestSource}: not valid JSON: ${error.message}`);
-    throw error;
-  }
+  const value = parseJsonInput(manifestText, manifestSource);
   const f = new FieldReader(manifestSource);
   const manifest = f.object(value, '$', MANIFEST_KEYS);
   const schemaVersion = f.literal(manifest['schema_version'], 'schema_version', [SCENARIO_SCHEMA_VERSION]);
