@@ -130,7 +130,7 @@ describe('help', () => {
   it('--help wins over other problems on the line', async () => {
     const { code, out } = await run(['episode', 'run', '--seed', 'bad', '--nope', '--help']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^usage: emberbench episode run --scenario FILE --seed N --agent SPEC --out FILE/);
+    expect(out).toMatch(/^usage: emberbench episode run --scenario FILE --seed N \[--agent SPEC\] \[--agent-command CMD\] --out FILE/);
   });
 
   it('a group prints its commands', async () => {
@@ -155,7 +155,9 @@ describe('usage errors (exit 2)', () => {
     [['version', '--json=yes'], 'option --json takes no value'],
     [['scenario', 'validate'], 'missing argument: FILE'],
     [['scenario', 'validate', 'a', 'b'], "unexpected argument 'b'"],
-    [['episode', 'run', '--scenario', 'x'], 'missing required options: --seed, --agent, --out'],
+    [['episode', 'run', '--scenario', 'x'], 'missing required options: --seed, --out'],
+    [['episode', 'run', '--scenario', CORRIDOR, '--seed', '1', '--out', join(scratch, 'never.json')], 'missing required option: --agent SPEC (or --agent-command "CMD")'],
+    [['episode', 'run', ...valid, '--seed', '1', '--agent-command', 'python3 agent.py'], 'give exactly one of --agent SPEC or --agent-command "CMD", not both'],
     [['episode', 'run', ...valid, '--seed', '1', '--seed', '2'], 'option --seed is given more than once'],
     [['episode', 'run', ...valid, '--seed'], 'option --seed needs a value'],
     [['episode', 'run', ...valid, '--seed', '-1'], "option --seed needs a value (write --seed=VALUE for a value that starts with '-')"],

@@ -96,6 +96,18 @@ describe('episode run', () => {
     expect(value.trajectory.every((step) => /^\.*$/.test(step.actions))).toBe(true);
   });
 
+  it('runs a program on the line protocol with --agent-command (the Python agent of docs/agents.md)', () => {
+    const dir = freshDir();
+    const agent = join(ROOT, 'test/fixtures/agents/greedy_agent.py');
+    const args = ['episode', 'run', '--scenario', CORRIDOR, '--seed', '3', '--agent-command', `python3 ${agent}`, '--out', join(dir, 'py.json'), '--json'];
+    const result = runCli(args);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(readdirSync(dir)).toEqual(['py.json']);
+    const replay = runCli(['replay', 'verify', '--scenario', CORRIDOR, '--record', join(dir, 'py.json'), '--json']);
+    expect(replay.status).toBe(0);
+  });
+
   it('never resolves a module agent from the current directory', () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'local_agent.mjs'), readFileSync(join(AGENTS, 'cli_agents.mjs')));
