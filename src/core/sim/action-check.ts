@@ -9,7 +9,8 @@
  */
 
 import { ModelOutputError } from '../errors.js';
-import { EAST, NORTH, SOUTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
+import { STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
+import { actionToDirection, isAction } from './actions.js';
 import { ACTIVE, statusName, type PersonStatus } from './events.js';
 
 /** What the action check reads from snapshot t. */
@@ -36,20 +37,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The direction of an action value, or -1 when it is not one of STAY N E S W. */
 function directionOf(value: unknown): number {
-  switch (value) {
-    case 'STAY':
-      return STAY;
-    case 'N':
-      return NORTH;
-    case 'E':
-      return EAST;
-    case 'S':
-      return SOUTH;
-    case 'W':
-      return WEST;
-    default:
-      return -1;
-  }
+  return isAction(value) ? actionToDirection(value) : -1;
 }
 
 /** A short, printable description of an untrusted value for an error message. */
