@@ -2,17 +2,26 @@
  * Exit assignment by expected queue, for congestion-aware-v1.
  *
  * Exits are grouped into doors (4-connected exit cells, exitGroups); a door
- * with w non-burning cells lets w people out per step. People are taken in
- * order of their fire-aware distance to the nearest exit (then person
- * order). For each door g the expected exit step is
- * eta_g = max(d_g, slot_g + 1), where d_g is the fire-aware distance to the
- * door and slot_g the step given to the person w places earlier in that
- * door's queue; the cost is eta_g + the least route danger to the door (so a
- * shorter queue is not bought with a walk past the fire). Each person takes
- * the cheapest door (ties: shorter walk, then door order), but keeps last
- * step's door while it costs at most STICKY_MARGIN more, so that assignments
- * do not flap. With more than MAX_DOORS doors all exits form one door (the
- * nearest-exit field), which bounds the per-step cost.
+ * with w non-burning cells lets w people out per step. Each door keeps a
+ * queue of the people given to it so far (ReleaseQueue: people arrive at
+ * their fire-aware walk d_g and leave w per step, first come first served).
+ * A person's cost at door g is the queue's last exit step if it joined (its
+ * marginal cost: its own exit step, or the step by which everyone behind it
+ * is pushed back) + the least route danger to the door (so a shorter queue is
+ * not bought with a walk past the fire). Each person takes the cheapest door
+ * (ties: shorter walk, then door order), but keeps last step's door while it
+ * costs at most STICKY_MARGIN more, so that assignments do not flap.
+ *
+ * People are taken most committed first: by decreasing regret (how much
+ * more the second-cheapest door costs than the cheapest, without queues),
+ * so the queues fill with those who have no real choice and the flexible
+ * people balance them at the end. (Taken by distance to the nearest exit,
+ * the people who switch are whoever is farthest from the near door, often
+ * people with a long walk to the other door too, and a running "last slot
+ * + 1" then overstates the far queue; both sent people back and forth.)
+ * With more than MAX_DOORS doors all exits form one door (the nearest-exit
+ * field), which bounds the per-step cost: O(people (log people + doors log
+ * distance)).
  */
 
 import type { Observation } from '../sim/observation.js';
@@ -26,6 +35,11 @@ import type { ObservedWorld } from './observed-world.js';
 export const MAX_DOORS = 8;
 /** A person keeps its previous door while that door costs at most this much more. */
 export const STICKY_MARGIN = 1;
+/** Regrets are capped here (a person with one reachable door has this regret). */
+const MAX_REGRET = 0xffff;
+/** Sort-key field widths: distances are below 2^17 (cells), person indices below 2^20. */
+const CELL_SPAN = 0x20000;
+const PERSON_SPAN = 0x100000;
 /** A person with no route to any exit. */
 export const NO_DOOR = -1;
 
@@ -44,16 +58,15 @@ export class DoorAssignment {
   door = new Int32Array(16);
   private readonly doors: readonly (readonly number[])[];
   private readonly liveCount: Int32Array;
-  private readonly ringStart: Int32Array;
-  private readonly ringPtr: Int32Array;
-  private readonly ring: Int32Array;
+  /** Each door's queue of the people assigned so far this step. */
+  private readonly queues: ReleaseQueue[];
   /** The previous step's people (IDs, person order) and their doors. */
   private readonly previousIds: string[] = [];
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
   private order = new Int32Array(16);
-  /** Counting-sort buckets, one per distance (distances are below the cell count). */
-  private readonly counts: Int32Array;
+  /** Sort keys (regret, distance, person) packed into doubles. */
+  private keys = new Float64Array(16);
 
   /** `nearest` must keep its route danger when there is one door (doorsOf(grid).length === 1). */
   constructor(
@@ -67,15 +80,7 @@ export class DoorAssignment {
     this.dists = this.fields.map((field) => field.dist);
     this.dangers = this.fields.map((field) => field.danger);
     this.liveCount = new Int32Array(this.doors.length);
-    this.ringStart = new Int32Array(this.doors.length);
-    this.ringPtr = new Int32Array(this.doors.length);
-    let offset = 0;
-    this.doors.forEach((door, g) => {
-      this.ringStart[g] = offset;
-      offset += door.length;
-    });
-    this.ring = new Int32Array(offset);
-    this.counts = new Int32Array(world.size + 2);
+    this.queues = this.doors.map(() => new ReleaseQueue());
   }
 
   /** Brings the door fields up to date after the fire changed (call after `nearest.refresh()`). */
@@ -99,9 +104,10 @@ export class DoorAssignment {
     if (this.door.length < n) {
       this.door = new Int32Array(Math.max(n, this.door.length * 2));
       this.order = new Int32Array(this.door.length);
+      this.keys = new Float64Array(this.door.length);
     }
     const nearestDist = this.nearest.dist;
-    const { order, door, ring, ringStart, ringPtr, liveCount, dists, dangers } = this;
+    const { order, door, queues, liveCount, dists, dangers } = this;
     const people = observation.people;
     const doorCount = liveCount.length;
     if (doorCount === 1) {
@@ -109,33 +115,43 @@ export class DoorAssignment {
       for (let i = 0; i < n; i++) door[i] = nearestDist[cells[i]!] === UNREACHABLE ? NO_DOOR : 0;
       return;
     }
-    // Counting sort by nearest-exit distance (stable, so person order breaks ties).
-    const counts = this.counts;
-    let maxDist = -1;
+    // Order: most committed first (see above); people with one reachable
+    // door have the largest regret. Ties: nearer the nearest exit first, then
+    // person order.
+    const keys = this.keys;
+    let m = 0;
+    let maxWalk = 0;
     for (let i = 0; i < n; i++) {
-      const d = nearestDist[cells[i]!]!;
       door[i] = NO_DOOR;
-      if (d !== UNREACHABLE && d > maxDist) maxDist = d;
+      const cell = cells[i]!;
+      const d = nearestDist[cell]!;
+      if (d === UNREACHABLE) continue;
+      if (d > maxWalk) maxWalk = d;
+      let first = UNREACHABLE;
+      let second = UNREACHABLE;
+      for (let g = 0; g < doorCount; g++) {
+        const walk = dists[g]![cell]!;
+        if (walk === UNREACHABLE || liveCount[g] === 0) continue;
+        if (walk > maxWalk) maxWalk = walk;
+        const c = walk + dangers[g]![cell]!;
+        if (c < first) {
+          second = first;
+          first = c;
+        } else if (c < second) second = c;
+      }
+      const regret = second === UNREACHABLE ? MAX_REGRET : Math.min(second - first, MAX_REGRET);
+      // Exact in a double: (MAX_REGRET - regret) < 2^16, d < 2^17, i < 2^20.
+      keys[m++] = ((MAX_REGRET - regret) * CELL_SPAN + d) * PERSON_SPAN + i;
     }
-    counts.fill(0, 0, maxDist + 2);
-    for (let i = 0; i < n; i++) {
-      const d = nearestDist[cells[i]!]!;
-      if (d !== UNREACHABLE) counts[d + 1]!++;
-    }
-    for (let d = 1; d <= maxDist + 1; d++) counts[d]! += counts[d - 1]!;
-    const m = maxDist < 0 ? 0 : counts[maxDist + 1]!;
-    for (let i = 0; i < n; i++) {
-      const d = nearestDist[cells[i]!]!;
-      if (d !== UNREACHABLE) order[counts[d]!++] = i;
-    }
-    ring.fill(0);
-    ringPtr.fill(0);
+    const sorted = keys.subarray(0, m).sort();
+    for (let k = 0; k < m; k++) order[k] = sorted[k]! % PERSON_SPAN;
+    for (let g = 0; g < doorCount; g++) queues[g]!.reset(maxWalk, liveCount[g]!);
     const previousDoor = this.carryPreviousDoors(observation);
     // Expected exit step plus route danger of door g for a person on `cell`; UNREACHABLE when closed.
     const cost = (g: number, cell: number): number => {
       const walk = dists[g]![cell]!;
       if (walk === UNREACHABLE || liveCount[g] === 0) return UNREACHABLE;
-      return Math.max(walk, ring[ringStart[g]! + ringPtr[g]!]! + 1) + dangers[g]![cell]!;
+      return queues[g]!.tailWith(walk) + dangers[g]![cell]!;
     };
     for (let k = 0; k < m; k++) {
       const i = order[k]!;
@@ -144,9 +160,11 @@ export class DoorAssignment {
       let bestCost = 0;
       let bestWalk = 0;
       for (let g = 0; g < doorCount; g++) {
+        const walk = dists[g]![cell]!;
+        // The queue only adds: a door whose walk alone costs more cannot win.
+        if (walk === UNREACHABLE || (best !== NO_DOOR && walk + dangers[g]![cell]! > bestCost)) continue;
         const c = cost(g, cell);
         if (c === UNREACHABLE) continue;
-        const walk = dists[g]![cell]!;
         if (best === NO_DOOR || c < bestCost || (c === bestCost && walk < bestWalk)) {
           best = g;
           bestCost = c;
@@ -159,9 +177,7 @@ export class DoorAssignment {
         const c = cost(previous, cell);
         if (c !== UNREACHABLE && c <= bestCost + STICKY_MARGIN) best = previous;
       }
-      const slot = ringStart[best]! + ringPtr[best]!;
-      ring[slot] = Math.max(dists[best]![cell]!, ring[slot]! + 1);
-      ringPtr[best] = (ringPtr[best]! + 1) % liveCount[best]!;
+      queues[best]!.add(dists[best]![cell]!);
       door[i] = best;
     }
     for (let i = 0; i < n; i++) this.previousIds[i] = people[i]!.id;
@@ -198,4 +214,81 @@ export class DoorAssignment {
 
 function ensureCapacity(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
   return array.length >= length ? array : new Int32Array(Math.max(length, array.length * 2));
+}
+
+/** Inactive positions sit this far below any real value. */
+const INACTIVE = 1 << 29;
+
+/**
+ * The expected last exit step of a door's queue: people arrive at their walk
+ * (release) step and w leave per step, first come first served. For releases
+ * R the last exit step is max over x in R of x - 1 + ceil(#{r in R: r >= x} / w),
+ * so F(x) = w(x - 1) + #{r >= x} is kept for every x (inactive until some
+ * release equals x) in a max segment tree with range add, and the tail is
+ * ceil(max F / w). Unlike a running "last slot + 1", this is exact whatever
+ * the order in which people are added.
+ */
+export class ReleaseQueue {
+  private size = 1;
+  private lanes = 1;
+  /** Subtree maximum including the node's own pending add (not its ancestors'). */
+  private value = new Int32Array(2);
+  private pending = new Int32Array(2);
+
+  /** Empties the queue for releases 0..maxRelease and `lanes` (>= 1) exits per step. */
+  reset(maxRelease: number, lanes: number): void {
+    let size = 1;
+    while (size <= maxRelease) size <<= 1;
+    if (this.value.length < 2 * size) {
+      this.value = new Int32Array(2 * size);
+      this.pending = new Int32Array(2 * size);
+    }
+    this.size = size;
+    this.lanes = Math.max(lanes, 1);
+    const { value, pending } = this;
+    for (let x = 0; x < size; x++) value[size + x] = this.lanes * (x - 1) - INACTIVE;
+    for (let k = size - 1; k >= 1; k--) {
+      pending[k] = 0;
+      value[k] = Math.max(value[2 * k]!, value[2 * k + 1]!);
+    }
+  }
+
+  /** The last exit step if one more person with this release joined (the marginal cost of joining). */
+  tailWith(release: number): number {
+    const { value, pending, size } = this;
+    let prefix = -INACTIVE * 2;
+    let suffix = -INACTIVE * 2;
+    let acc = 0;
+    let node = 1;
+    for (let half = size >> 1; half >= 1; half >>= 1) {
+      acc += pending[node]!;
+      if ((release & half) !== 0) {
+        prefix = Math.max(prefix, value[2 * node]! + acc);
+        node = 2 * node + 1;
+      } else {
+        suffix = Math.max(suffix, value[2 * node + 1]! + acc);
+        node = 2 * node;
+      }
+    }
+    let own = value[node]! + acc;
+    if (own < -INACTIVE / 2) own += INACTIVE;
+    const top = Math.max(prefix + 1, suffix, own + 1);
+    return Math.ceil(top / this.lanes);
+  }
+
+  /** Adds a person with this release. */
+  add(release: number): void {
+    const { value, pending, size } = this;
+    const leaf = size + release;
+    if (value[leaf]! < -INACTIVE / 2) value[leaf]! += INACTIVE;
+    // +1 on F(0..release): the leaves and the left-hanging subtrees on the path.
+    value[leaf]! += 1;
+    for (let node = leaf; node > 1; node >>= 1) {
+      if ((node & 1) === 1) {
+        value[node - 1]! += 1;
+        if (node - 1 < size) pending[node - 1]! += 1;
+      }
+    }
+    for (let node = leaf >> 1; node >= 1; node >>= 1) value[node] = Math.max(value[2 * node]!, value[2 * node + 1]!) + pending[node]!;
+  }
 }
