@@ -24,3 +24,5 @@ for (const [key, [title, run]] of Object.entries(sections)) {
   console.log(title);
   for (const figure of await run()) console.log(formatFigure(figure));
 }
+// Memory: the peak resident set of the whole bench process (every section run above).
+console.log(formatFigure({ name: 'peak resident memory of the bench process', value: process.resourceUsage().maxRSS / 1024, unit: 'MiB' }));
