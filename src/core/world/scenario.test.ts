@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import type { JsonObject, JsonValue } from '../json/canonical.js';
@@ -5,22 +6,11 @@ import { EXIT, FLOOR, WALL } from './grid.js';
 import { parseScenarioText, validateScenario } from './scenario.js';
 
 // The example of environment.md section 2.
+const EXAMPLE_TEXT = readFileSync(new URL('../../../test/fixtures/world/example.json', import.meta.url), 'utf8');
+
+/** The example scenario of docs/formats.md, a fresh copy each call. */
 function example(): JsonObject {
-  return {
-    schema_version: '1.0',
-    scenario_id: 'v1-pub-01-single-exit-sparse',
-    title: 'Single exit, sparse office',
-    families: ['single_exit_low_density'],
-    map: ['#####E####', '#........#', '##########'],
-    people: [{ cell: [1, 2] }, { zone: [1, 1, 1, 8], count: 3 }],
-    fire: {
-      ignitions: [{ cell: [1, 8], step: 0 }],
-      ignition_candidates: { cells: [[1, 5], [1, 6]], count: 1 },
-      spread_probability: '0.25',
-    },
-    max_steps: 60,
-    development_seed: '0',
-  };
+  return JSON.parse(EXAMPLE_TEXT) as JsonObject;
 }
 
 // python3 -c 'import hashlib,json;v=json.load(open("ex.json"));

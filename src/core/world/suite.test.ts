@@ -8,21 +8,7 @@ import { buildSuiteManifest, loadSuite } from './suite.js';
 
 const read = (name: string) => readFileSync(new URL(`../../../test/fixtures/world/${name}`, import.meta.url), 'utf8');
 const MIXED = read('mixed.json');
-const EXAMPLE = JSON.stringify({
-  schema_version: '1.0',
-  scenario_id: 'v1-pub-01-single-exit-sparse',
-  title: 'Single exit, sparse office',
-  families: ['single_exit_low_density'],
-  map: ['#####E####', '#........#', '##########'],
-  people: [{ cell: [1, 2] }, { zone: [1, 1, 1, 8], count: 3 }],
-  fire: {
-    ignitions: [{ cell: [1, 8], step: 0 }],
-    ignition_candidates: { cells: [[1, 5], [1, 6]], count: 1 },
-    spread_probability: '0.25',
-  },
-  max_steps: 60,
-  development_seed: '0',
-});
+const EXAMPLE = JSON.stringify(JSON.parse(read('example.json')));
 
 // python3: hashlib.sha256(json.dumps(m, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 // and, for the file, of json.dumps(m, sort_keys=True, indent=2) + "\n".

@@ -6,6 +6,7 @@ import { AgentError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
 import { LineProtocolAgent, openCommandAgentFactory, resolveProgram } from './command-agent.js';
 import type { AgentSession } from './spec.js';
+import { alive, failure } from './test-agent-kit.js';
 
 const PY_AGENT = resolve(import.meta.dirname, '../../../test/fixtures/agents/line_agent.py');
 
@@ -26,26 +27,6 @@ function observation(step: number): Observation {
 }
 
 const OPTS = { actTimeoutMs: 5000 };
-
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<AgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AgentError) return error;
-    throw error;
-  }
-  throw new Error('expected an AgentError, but the call succeeded');
-}
 
 const sessions: AgentSession[] = [];
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { AgentError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
 import { ModuleAgent, ModuleAgentHost, openModuleAgentFactory } from './module-agent.js';
 import type { AgentSession } from './spec.js';
+import { alive, failure } from './test-agent-kit.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../test/fixtures/agents');
 const GOOD_JS = join(FIXTURES, 'good.mjs');
@@ -29,27 +30,6 @@ function observation(step: number): Observation {
 }
 
 const OPTS = { actTimeoutMs: 5000, loadTimeoutMs: 20_000 };
-
-/** Whether a process with this pid still exists. */
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<AgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AgentError) return error;
-    throw error;
-  }
-  throw new Error('expected an AgentError, but the call succeeded');
-}
 
 /** Opens a session on a misbehaving export, builds one agent and acts once. */
 async function actOnce(exportName: string, actTimeoutMs = 5000): Promise<{ session: AgentSession; error: AgentError; pid: number | undefined }> {

@@ -1,0 +1,34 @@
+/**
+ * An agent that follows one distance field computed once from the map: each
+ * person takes the first legal move (N, E, S, W) onto a cell with a smaller
+ * value, else STAYs. The fire enters only through legality. The static
+ * baselines differ only in the field.
+ */
+
+import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
+import type { Agent } from '../sim/agent.js';
+import type { Observation } from '../sim/observation.js';
+import type { Grid } from '../world/grid.js';
+import { descend } from './gradient.js';
+import { ObservedWorld } from './observed-world.js';
+
+export class StaticFieldAgent implements Agent {
+  private world: ObservedWorld | undefined;
+  private field: Int32Array | undefined;
+
+  constructor(private readonly buildField: (grid: Grid) => Int32Array) {}
+
+  act(observation: Observation): ActionSet {
+    let world = this.world;
+    if (world === undefined) {
+      world = this.world = new ObservedWorld(observation.map);
+      this.field = this.buildField(world.grid);
+    }
+    world.update(observation);
+    const field = this.field!;
+    const out: Record<string, Action> = {};
+    const people = observation.people;
+    for (let i = 0; i < people.length; i++) out[people[i]!.id] = ACTIONS[descend(world, field, null, world.cells[i]!)]!;
+    return out;
+  }
+}
