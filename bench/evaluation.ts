@@ -7,16 +7,17 @@
 
 import { join } from 'node:path';
 import { baselineFactory } from '../src/core/baselines/registry.js';
-import { authenticateResult, measureRecord } from '../src/core/eval/authenticate.js';
+import { authenticateResult } from '../src/core/eval/authenticate.js';
 import { buildManifest, manifestHash } from '../src/core/eval/manifest.js';
 import { buildResult, resultText } from '../src/core/eval/result.js';
 import type { Agent } from '../src/core/sim/agent.js';
-import { recordText } from '../src/core/sim/record.js';
 import { runEpisode } from '../src/core/sim/runner.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { openCommandAgentFactory } from '../src/node/agents/command-agent.js';
 import { openModuleAgentFactory } from '../src/node/agents/module-agent.js';
 import type { AgentSession } from '../src/node/agents/spec.js';
+import { defaultEntryPoints } from '../src/node/entry-points.js';
+import { evaluateEpisode } from '../src/node/eval/evaluate-episode.js';
 import { loadSuiteDir } from '../src/node/inputs.js';
 import { benchStatistics } from './statistics.js';
 import { type Figure, LARGE_HALL, PUBLIC_SUITE, ROOT } from './harness.js';
@@ -48,11 +49,9 @@ async function publicSuiteEvaluation(): Promise<Figure[]> {
   const started = now();
   const episodes = [];
   for (const ep of manifest.episodes) {
-    const scenario = scenarios.get(ep.scenario_id)!;
-    const run = await runEpisode(prepareEpisode(scenario, ep.seed), timed(await factory(), clock));
-    // What the runner does before committing: replay-check and measure from the replay.
-    const measured = measureRecord(scenario, JSON.parse(recordText(run.record)), `episode ${ep.index}`);
-    episodes.push({ index: ep.index, metrics: measured.metrics, record: run.record });
+    // What the runner does: a fresh agent, the episode, the replay check and the metrics from the replay.
+    const evaluated = await evaluateEpisode(async () => timed(await factory(), clock), scenarios.get(ep.scenario_id)!, ep);
+    episodes.push(evaluated.episode);
   }
   const text = resultText(buildResult(manifest, manifestHash(manifest), 'congestion-aware-v1', episodes, []));
   const evaluated = now() - started;
@@ -82,7 +81,7 @@ async function perStep(session: AgentSession | null, episodes: number): Promise<
 }
 
 async function hostOverhead(): Promise<Figure[]> {
-  const options = { actTimeoutMs: 30_000 };
+  const options = { actTimeoutMs: 30_000, hostEntry: defaultEntryPoints().moduleHost };
   const inProcess = await perStep(null, 3);
   const moduleSession = await openModuleAgentFactory(join(ROOT, 'bench/agents/stay.mjs'), 'makeAgent', options);
   let module: number;

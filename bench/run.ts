@@ -4,18 +4,22 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring)
+ *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive)
  */
 
+import { benchArchive } from './archive.js';
 import { benchCore } from './core.js';
 import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
+import { benchLlm } from './llm.js';
 import { benchScoring } from './scoring.js';
 
 const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   core: ['Benchmark core', benchCore],
   evaluation: ['Evaluations', benchEvaluation],
   scoring: ['The EMBER Score', benchScoring],
+  llm: ['Language models (builtin:openai-chat against the scripted endpoint)', benchLlm],
+  archive: ['The workbench archive', benchArchive],
 };
 
 const wanted = process.argv.slice(2);

@@ -8,17 +8,17 @@
 
 import { readFileSync } from 'node:fs';
 import { baselineFactory } from '../src/core/baselines/registry.js';
-import { authenticateResult, measureRecord } from '../src/core/eval/authenticate.js';
+import { authenticateResult } from '../src/core/eval/authenticate.js';
 import { buildManifest, manifestHash } from '../src/core/eval/manifest.js';
 import { buildResult, resultText } from '../src/core/eval/result.js';
 import { capacityBounds } from '../src/core/scoring/capacity-bounds.js';
 import { computeReferences } from '../src/core/scoring/references.js';
 import { aggregateScoreReport, buildScoreReport } from '../src/core/scoring/report.js';
 import { EVACUATED } from '../src/core/sim/events.js';
-import { recordText } from '../src/core/sim/record.js';
 import { runEpisode } from '../src/core/sim/runner.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
+import { evaluateEpisode } from '../src/node/eval/evaluate-episode.js';
 import { loadSuiteDir } from '../src/node/inputs.js';
 import { type Figure, LARGE_HALL, PUBLIC_SUITE, timeIt } from './harness.js';
 
@@ -50,10 +50,7 @@ async function scoreFigures(): Promise<Figure[]> {
   const factory = baselineFactory('congestion-aware-v1')!;
   const episodes = [];
   for (const ep of manifest.episodes) {
-    const scenario = scenarios.get(ep.scenario_id)!;
-    const run = await runEpisode(prepareEpisode(scenario, ep.seed), await factory());
-    const measured = measureRecord(scenario, JSON.parse(recordText(run.record)), `episode ${ep.index}`);
-    episodes.push({ index: ep.index, metrics: measured.metrics, record: run.record });
+    episodes.push((await evaluateEpisode(factory, scenarios.get(ep.scenario_id)!, ep)).episode);
   }
   const text = resultText(buildResult(manifest, manifestHash(manifest), 'congestion-aware-v1', episodes, []));
   const trial = authenticateResult(text, 'bench result', suite, { requireComplete: true });

@@ -1,44 +1,55 @@
 #!/usr/bin/env node
-// `npm start`: a first real run of the benchmark from a fresh clone. Until the
-// desktop app lands, it evaluates the strongest baseline on the public suite
-// with the public development seeds, verifies and scores the result, and
-// prints the score summary. Files go to runs/start/ (ignored by git).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+// `npm start`: opens the desktop app. Where the Electron binary is missing
+// and cannot be downloaded (a headless box, a machine without access to
+// Electron's downloads), it says so in one line and starts browser mode
+// (`emberbench serve`) instead. Extra arguments go to the app or the server
+// (for example `npm start -- --archive runs/archive.sqlite`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'emberbench.js');
-const suite = 'scenarios/public/v1';
-const out = join('runs', 'start');
-const agent = process.argv[2] ?? 'congestion-aware-v1';
+const args = process.argv.slice(2);
 
-function emberbench(...args) {
-  console.log(`\n$ emberbench ${args.join(' ')}`);
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`\nnpm start: 'emberbench ${args[0]} ${args[1] ?? ''}' failed with exit code ${result.status}`);
-    process.exit(result.status ?? 1);
-  }
+function built() {
+  return existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'out', 'main', 'index.js')) && existsSync(join(root, 'out', 'renderer', 'index.html'));
 }
 
-if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
-  console.log('Building dist/ (npm run build) ...');
+/** The Electron executable, downloading it once if needed; undefined when there is none to be had. */
+function electronBinary() {
+  const dir = join(root, 'node_modules', 'electron');
+  if (!existsSync(dir)) return undefined;
+  const pathFile = join(dir, 'path.txt');
+  if (!existsSync(pathFile)) {
+    const install = spawnSync(process.execPath, [join(dir, 'install.js')], { cwd: dir, stdio: 'ignore', timeout: 300_000 });
+    if (install.status !== 0 || !existsSync(pathFile)) return undefined;
+  }
+  const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+function run(command, argv) {
+  const child = spawn(command, argv, { cwd: root, stdio: 'inherit' });
+  const forward = (signal) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+}
+
+if (!built()) {
+  console.log('Building (npm run build) ...');
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-mkdirSync(join(root, out), { recursive: true });
-const manifest = join(out, 'manifest.json');
-const result = join(out, `${agent}.json`);
-const report = join(out, `${agent}.score.json`);
-// A fresh start every time: a result is never overwritten, so remove the old one first.
-for (const file of [result, report]) rmSync(join(root, file), { force: true });
-
-emberbench('suite', 'validate', suite);
-emberbench('evaluation', 'manifest', '--suite', suite, '--seed', '0', '--seed', '1', '--seed', '2', '--out', manifest, '--force');
-emberbench('evaluation', 'run', '--suite', suite, '--manifest', manifest, '--model-id', agent, '--agent', `builtin:${agent}`, '--out', result);
-emberbench('evaluation', 'verify', '--suite', suite, '--result', result, '--manifest', manifest, '--require-complete');
-emberbench('score', '--suite', suite, '--result', result, '--out', report, '--force');
-console.log(`\nFiles are in ${out}/. Try another agent: npm start -- fire-aware-shortest-path-v1`);
+const electron = electronBinary();
+if (electron !== undefined) {
+  // better-sqlite3 must be built for Electron's ABI (see the README): done once, into out/native.
+  const native = spawnSync(process.execPath, [join(root, 'scripts', 'electron-native.js')], { cwd: root, stdio: 'inherit' });
+  if (native.status !== 0) process.exit(native.status ?? 1);
+  run(electron, [root, ...args]);
+} else {
+  console.log('The Electron binary is not installed on this machine and could not be downloaded: starting browser mode (emberbench serve) instead.');
+  run(process.execPath, [join(root, 'bin', 'emberbench.js'), 'serve', ...args]);
+}

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { UsageError, isEmberError } from '../core/errors.js';
 import { parseSeed } from '../core/world/seed.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS } from '../node/agents/open-agent.js';
-import { parseAgentCommand, parseAgentSpec, resolveAgentModule, type AgentSpec } from '../node/agents/spec.js';
+import { parseAgentCommand, parseAgentSpec, type AgentSpec } from '../node/agents/spec.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
 
 export const OUT_OPTION: OptionSpec = {
@@ -45,19 +45,11 @@ export function agentArgument(args: ParsedArgs): AgentSpec {
   throw new UsageError('missing required option: --agent SPEC (or --agent-command "CMD")');
 }
 
-/**
- * The agent module's file, when it resolves: it is an input too, so --out can
- * never overwrite the agent's code. Resolving only looks at files; an
- * unresolvable module is reported when the agent is opened (exit 4).
- */
-export function agentModuleInputs(spec: AgentSpec, agentPaths: readonly string[]): string[] {
-  if (spec.kind !== 'module') return [];
-  try {
-    return [resolveAgentModule(spec.module, agentPaths)];
-  } catch {
-    return [];
-  }
-}
+/** The agent module's file, an input too (src/node/agents/spec.ts). */
+export { agentModuleInputs } from '../node/agents/spec.js';
+
+/** --agent-network, --agent-env, --agent-memory, --agent-cpu-seconds, --require-isolation. */
+export { AGENT_SANDBOX_OPTIONS, agentSandboxArguments } from './agent-sandbox-options.js';
 
 export const AGENT_PATH_OPTION: OptionSpec = {
   name: 'agent-path',

@@ -23,6 +23,8 @@ export interface PositionalSpec {
   /** Shown in usage: `FILE`. */
   readonly name: string;
   readonly description: string;
+  /** The last positional only: one or more values (name it `NAME...`). */
+  readonly variadic?: boolean;
 }
 
 /** A command's result: the fields cli-v1.0.md lists for it. `command` is added by the framework. */

@@ -4,6 +4,7 @@
  */
 
 import { EmberError, isEmberError, type ErrorKind } from '../core/errors.js';
+import { cliMessage } from './field-flags.js';
 
 export const EXIT_CODES = {
   ok: 0,
@@ -60,7 +61,8 @@ export function errorReport(error: unknown): ErrorReport {
   if (isEmberError(error)) {
     // Library messages are single-line by contract; a stray newline must not
     // break the one-line error output.
-    const message = error.message.replace(/\r?\n/g, ' ');
+    // Field names become flags here (field-flags.ts).
+    const message = cliMessage(error).replace(/\r?\n/g, ' ');
     return { exitCode: exitCodeOf(error.kind), kind: error.kind, message };
   }
   return { exitCode: EXIT_CODES.internal, kind: 'internal', message: INTERNAL_MESSAGE };

@@ -176,6 +176,24 @@ describe('usage errors (exit 2)', () => {
     });
   }
 
+  it('before a command is known, names the real problem: a word that is no command, an option no command takes', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--json', 'bogus'], /^unknown command 'bogus' \(choose from: version, scenario, /],
+      [['--seed', '5', 'bogus'], /^unknown command 'bogus' \(choose from: version, scenario, /],
+      [['--version'], /^unrecognized option '--version' \(the version is a command: emberbench version\)$/],
+      [['scenario', '--bogus=1'], /^unrecognized option '--bogus'$/],
+      [['--force'], /^missing command \(choose from: version, scenario, /],
+    ];
+    for (const [argv, message] of cases) {
+      const { code, out, err } = await run([...argv, '--json']);
+      expect([code, out], argv.join(' ')).toEqual([2, '']);
+      expect(jsonError(err).message).toMatch(message);
+      if (argv.includes('--json')) continue;
+      const human = await run(argv);
+      expect(human.err.trimEnd()).toMatch(new RegExp(`^emberbench: error: ${message.source.slice(1)}`));
+    }
+  });
+
   it('--json before the command words still reports the usage error as JSON', async () => {
     const { code, out, err } = await run(['--json', 'version']);
     expect(code).toBe(2);

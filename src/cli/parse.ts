@@ -6,7 +6,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { ParsedArgs, type CommandSpec } from './command.js';
+import { ParsedArgs, type CommandSpec, type OptionSpec } from './command.js';
 import { COMMON_OPTIONS, commandHelp, groupHelp, treeHelp } from './help.js';
 import type { CommandNode } from './tree.js';
 
@@ -36,11 +36,42 @@ function parseIncomplete(node: CommandNode, rest: readonly string[]): ParseOutco
     return { kind: 'help', text: node.path.length === 0 ? treeHelp(node) : groupHelp(node) };
   }
   if (node.path.length === 0 && rest.length === 0) return { kind: 'help', text: treeHelp(node) };
-  const word = rest.find((token) => node.children.has(token));
-  if (word !== undefined) {
+  // Options before the command words: name the real problem, an option no
+  // command knows, or a word that is no command, before "missing command".
+  const kinds = optionKinds(node);
+  let word: string | undefined;
+  const zone = optionZone(rest);
+  for (let i = 0; i < zone.length; i++) {
+    const token = zone[i]!;
+    if (!token.startsWith('-')) {
+      word = token;
+      break;
+    }
+    const name = token.replace(/^--?/, '').split('=')[0]!;
+    const kind = kinds.get(name);
+    if (kind === undefined) {
+      const hint = name === 'version' || name === 'v' || name === 'V' ? ' (the version is a command: emberbench version)' : '';
+      throw new UsageError(`unrecognized option '${token.split('=')[0]}'${hint}`);
+    }
+    // The value of a value option is its next token (unless written --name=value).
+    if (kind !== 'flag' && !token.includes('=')) i++;
+  }
+  if (word !== undefined && node.children.has(word)) {
     throw new UsageError(`options go after the command words: '${rest[0]}' comes before '${[...node.path, word].join(' ')}'`);
   }
+  if (word !== undefined) throw new UsageError(`unknown command '${[...node.path, word].join(' ')}' (choose from: ${choices(node)})`);
   throw new UsageError(`missing command${where} (choose from: ${choices(node)})`);
+}
+
+/** Every option a command under `node` (or every command) takes, by name. */
+function optionKinds(node: CommandNode): Map<string, OptionSpec['kind']> {
+  const out = new Map<string, OptionSpec['kind']>(COMMON_OPTIONS.map((o) => [o.name, o.kind]));
+  const visit = (n: CommandNode): void => {
+    for (const option of n.command?.options ?? []) if (!out.has(option.name)) out.set(option.name, option.kind);
+    for (const child of n.children.values()) visit(child);
+  };
+  visit(node);
+  return out;
 }
 
 /** Rewrites parseArgs' multi-line messages as one line that names the option. */
@@ -90,7 +121,9 @@ function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutco
     seen.add(token.name);
   }
   const positionals = parsed.positionals;
-  if (positionals.length > command.positionals.length) {
+  // A variadic last positional (`SHARD...`) takes every further argument.
+  const variadic = command.positionals[command.positionals.length - 1]?.variadic === true;
+  if (!variadic && positionals.length > command.positionals.length) {
     throw new UsageError(`unexpected argument '${positionals[command.positionals.length]}'`);
   }
   const missingPositionals = command.positionals.slice(positionals.length).map((p) => p.name);

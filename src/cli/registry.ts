@@ -5,14 +5,20 @@
  */
 
 import type { CommandModule } from './command.js';
+import { archiveModule } from './commands/archive.js';
+import { bundleModule } from './commands/bundle.js';
+import { reportModule } from './commands/report.js';
 import { leaderboardModule, scoreCompareModule } from './commands/compare.js';
 import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
+import { generatedModule } from './commands/generated.js';
+import { evaluationMergeModule } from './commands/merge.js';
 import { operationalModule } from './commands/operational.js';
 import { packModule } from './commands/pack.js';
 import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
 import { scoreModule, scoringModule } from './commands/score.js';
+import { serveModule } from './commands/serve.js';
 import { statisticsModule } from './commands/statistics.js';
 import { suiteModule } from './commands/suite.js';
 import { versionModule } from './commands/version.js';
@@ -22,8 +28,9 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   versionModule,
   scenarioModule,
   suiteModule,
-  // generated
+  generatedModule,
   evaluationModule,
+  evaluationMergeModule,
   episodeModule,
   replayModule,
   statisticsModule,
@@ -33,7 +40,10 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   scoringModule,
   packModule,
   operationalModule,
-  // serve
+  bundleModule,
+  reportModule,
+  archiveModule,
+  serveModule,
 ];
 
 let tree: CommandNode | undefined;

@@ -8,13 +8,26 @@ export type ErrorKind = 'usage' | 'validation' | 'agent' | 'mismatch' | 'output'
 /** Failure kinds of an episode that has no committed result (scoring-v1.0.md 4.4). */
 export type FailureKind = 'invalid_output' | 'model_error' | 'timeout';
 
+/**
+ * `field` names the input a service error is about, in the service's own
+ * terms (`jobs`, `modelId`), never a command-line flag: the message then
+ * starts with `field: `. The CLI maps each field to its flag in one place
+ * (src/cli/field-flags.ts); the app shows the field next to its control.
+ */
+export interface ErrorOptions {
+  readonly field?: string;
+}
+
 export class EmberError extends Error {
   override name = 'EmberError';
+  readonly field: string | undefined;
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    options: ErrorOptions = {},
   ) {
     super(message);
+    this.field = options.field;
   }
 }
 
@@ -56,9 +69,14 @@ export class ModelOutputError extends AgentError {
 /** A malformed command line or argument value (exit 2). */
 export class UsageError extends EmberError {
   override name = 'UsageError';
-  constructor(message: string) {
-    super('usage', message);
+  constructor(message: string, options: ErrorOptions = {}) {
+    super('usage', message, options);
   }
+}
+
+/** A bad value of one named input: `field: problem` (exit 2). */
+export function fieldError(field: string, problem: string): UsageError {
+  return new UsageError(`${field}: ${problem}`, { field });
 }
 
 /** The output cannot be written (exit 6). */

@@ -21,6 +21,7 @@ import { constants, lstatSync, rmSync, rmdirSync, unlinkSync, type Stats } from 
 import { link, lstat, open, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
+import { processScope, type Release } from './lifetime.js';
 
 export interface OutputOptions {
   /** Replace an existing output file (never an input, never a directory). */
@@ -50,11 +51,25 @@ export interface WriteOptions extends OutputOptions {
 // link() errors that mean "this filesystem has no hard links here", not "the output exists".
 const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK', 'EACCES']);
 
-/** Temporary files being written, and outputs being written directly (with their identity). */
-const pendingTemps = new Set<string>();
-const pendingDirect = new Map<string, { readonly dev: number; readonly ino: number }>();
-/** Directories being built (an environment pack): `true` removes the tree, `false` only an empty placeholder. */
-const pendingDirectories = new Map<string, boolean>();
+/**
+ * Temporary files being written, outputs being written directly and
+ * directories being built, held in one scope (lifetime.ts): removed by
+ * removePendingOutputs (Ctrl+C) and, synchronously, at process exit.
+ */
+const pendingOutputs = processScope.child();
+
+function quietly(run: () => void): void {
+  try {
+    run();
+  } catch {
+    // already gone, or no longer ours to remove
+  }
+}
+
+/** A pending output: the same removal on dispose and at exit. */
+function pending(remove: () => void): Release {
+  return pendingOutputs.add({ dispose: () => quietly(remove), onExit: () => quietly(remove) });
+}
 
 /**
  * Registers a directory that a command is building, so that Ctrl+C removes
@@ -63,8 +78,8 @@ const pendingDirectories = new Map<string, boolean>();
  * stops tracking it, called once the directory is published or cleaned up.
  */
 export function trackPendingDirectory(path: string, recursive: boolean): () => void {
-  pendingDirectories.set(path, recursive);
-  return () => void pendingDirectories.delete(path);
+  // A placeholder is removed only while still empty (else it is not ours to remove).
+  return pending(() => (recursive ? rmSync(path, { recursive: true, force: true }) : rmdirSync(path)));
 }
 
 function errnoCode(error: unknown): string | undefined {
@@ -182,7 +197,10 @@ async function writeExclusive(path: string, data: Uint8Array, hooks: WriteHooks 
     throw asOutputError(error, path);
   }
   const { dev, ino } = await handle.stat();
-  pendingDirect.set(path, { dev, ino });
+  const release = pending(() => {
+    const now = lstatSync(path);
+    if (now.dev === dev && now.ino === ino) unlinkSync(path);
+  });
   try {
     await hooks?.beforeDirectWrite?.(path);
     await handle.writeFile(data);
@@ -193,7 +211,7 @@ async function writeExclusive(path: string, data: Uint8Array, hooks: WriteHooks 
     await removeIfOurs(path, { dev, ino });
     throw asOutputError(error, path);
   } finally {
-    pendingDirect.delete(path);
+    release();
   }
 }
 
@@ -217,7 +235,7 @@ export async function writeOutputFile(path: string, text: string | Uint8Array, o
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const hooks = options.hooks;
   const temp = tempPathFor(path);
-  pendingTemps.add(temp);
+  const release = pending(() => unlinkSync(temp));
   try {
     await writeTemp(temp, data);
     await hooks?.afterTempWritten?.(temp);
@@ -241,7 +259,7 @@ export async function writeOutputFile(path: string, text: string | Uint8Array, o
     await removeQuietly(temp);
     throw asOutputError(error, path);
   } finally {
-    pendingTemps.delete(temp);
+    release();
   }
   await syncDirectory(dirname(resolve(path)));
 }
@@ -252,30 +270,5 @@ export async function writeOutputFile(path: string, text: string | Uint8Array, o
  * right before the process exits with 130.
  */
 export function removePendingOutputs(): void {
-  for (const temp of pendingTemps) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
-  }
-  pendingTemps.clear();
-  for (const [path, ours] of pendingDirect) {
-    try {
-      const now = lstatSync(path);
-      if (now.dev === ours.dev && now.ino === ours.ino) unlinkSync(path);
-    } catch {
-      // already gone
-    }
-  }
-  pendingDirect.clear();
-  for (const [path, recursive] of pendingDirectories) {
-    try {
-      if (recursive) rmSync(path, { recursive: true, force: true });
-      else rmdirSync(path);
-    } catch {
-      // already gone, or no longer empty (then it is not ours to remove)
-    }
-  }
-  pendingDirectories.clear();
+  pendingOutputs.runExitHooks();
 }

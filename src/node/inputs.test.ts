@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../core/errors.js';
 import { parseScenarioText } from '../core/world/scenario.js';
 import { buildSuiteManifest } from '../core/world/suite.js';
-import { loadScenarioFile, loadSuiteDir, readTextInput } from './inputs.js';
+import { INPUT_SIZE_LIMITS, MAX_TEXT_INPUT_BYTES, describeBytes, loadScenarioFile, loadSuiteDir, readBytesInput, readTextInput } from './inputs.js';
 
 const MIXED = readFileSync(new URL('../../test/fixtures/world/mixed.json', import.meta.url), 'utf8');
 const HALL = readFileSync(new URL('../../test/fixtures/world/large-hall.json', import.meta.url), 'utf8');
@@ -64,6 +64,29 @@ describe('readTextInput', () => {
     const latin1 = join(dir, 'latin1.json');
     writeFileSync(latin1, Buffer.from([0x22, 0xe9, 0x22]));
     expect(messageOf(() => readTextInput(latin1, 'scenario file'))).toBe(`${latin1}: scenario file is not valid UTF-8`);
+  });
+});
+
+describe('input size limits', () => {
+  it('refuses a file over the limit of its kind before reading it, naming the file, size and limit', () => {
+    const path = join(dir, 'a.json');
+    writeFileSync(path, '0123456789A');
+    expect(readBytesInput(path, 'scenario file', 11).toString()).toBe('0123456789A');
+    expect(messageOf(() => readBytesInput(path, 'scenario file', 10))).toBe(`${path}: scenario file is 11 bytes, more than 10 bytes, the limit for a scenario file`);
+    expect(readBytesInput(path, 'run record').length).toBe(11);
+  });
+
+  it('stops reading a pipe one byte past the limit', () => {
+    // /dev/zero never ends and has no size: only the bounded read can stop it.
+    expect(messageOf(() => readBytesInput('/dev/zero', 'run record', 3 * 1024 * 1024))).toBe(
+      '/dev/zero: run record is more than 3145728 bytes (3 MiB), the limit for a run record',
+    );
+  });
+
+  it('has a limit for every kind, results far above what one text can hold', () => {
+    for (const limit of Object.values(INPUT_SIZE_LIMITS)) expect(limit).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(INPUT_SIZE_LIMITS['evaluation result']).toBeGreaterThan(MAX_TEXT_INPUT_BYTES);
+    expect(describeBytes(INPUT_SIZE_LIMITS['evaluation result'])).toBe('68719476736 bytes (64 GiB)');
   });
 });
 

@@ -4,7 +4,7 @@
  * names the path as the user gave it.
  */
 
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
 import { parseScenarioText } from '../core/world/scenario.js';
 import type { Scenario } from '../core/world/scenario-types.js';
@@ -17,33 +17,149 @@ function errnoCode(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
+/** Every kind of input file a command reads; each has its own size limit. */
+export type InputKind =
+  | 'scenario file'
+  | 'suite manifest'
+  | 'suite file'
+  | 'evaluation manifest'
+  | 'pack file'
+  | 'run record'
+  | 'evaluation result'
+  | 'failures file'
+  | 'score report'
+  | 'operational record'
+  | 'generator configuration'
+  | 'freeze record'
+  | 'bundle index';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
 /**
- * The text of an input file: it must exist, be a file, be valid UTF-8 and
+ * The largest file of each kind a command accepts, checked from the file's
+ * size BEFORE anything is read, so that a huge input is a precise exit 3 and
+ * never an out-of-memory abort. Each limit is far above the largest legal
+ * file (docs/formats.md "Input size limits" gives the reasoning):
+ * - a scenario (256 x 256 cells, 10,000 people, every cell an ignition) is
+ *   about 3 MB compact, a few tens of MB however it is indented;
+ * - a run record of 10,000 people over 10,000 steps is about 200 MB;
+ * - manifests, packs and failures files grow by a few hundred bytes per
+ *   episode: 256 MiB is about a million episodes;
+ * - a result holds every record of an evaluation and can be GBs; its limit is
+ *   meant for streamed reading, and while results are read as one text they
+ *   are also bounded by {@link MAX_TEXT_INPUT_BYTES}.
+ */
+export const INPUT_SIZE_LIMITS: Readonly<Record<InputKind, number>> = {
+  'scenario file': 64 * MiB,
+  'suite file': 64 * MiB,
+  'suite manifest': 64 * MiB,
+  'evaluation manifest': 256 * MiB,
+  'pack file': 256 * MiB,
+  'run record': 256 * MiB,
+  'failures file': 256 * MiB,
+  'operational record': 256 * MiB,
+  // A configuration is a few lines; a freeze record grows by ~300 bytes per scenario (at most 1,000) plus its configuration.
+  'generator configuration': 64 * MiB,
+  'freeze record': 64 * MiB,
+  // Grows by ~100 bytes per file of the bundle.
+  'bundle index': 64 * MiB,
+  'score report': 500 * MiB,
+  'evaluation result': 64 * GiB,
+};
+
+/**
+ * The most bytes read into one string (V8 strings end at 2^29 - 24 code
+ * units; 500 MiB stays below that with room for the decoder).
+ */
+export const MAX_TEXT_INPUT_BYTES = 500 * MiB;
+
+/** "67108864 bytes (64 MiB)". */
+export function describeBytes(bytes: number): string {
+  if (bytes >= GiB && bytes % GiB === 0) return `${bytes} bytes (${bytes / GiB} GiB)`;
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes} bytes (${bytes / MiB} MiB)`;
+  return `${bytes} bytes`;
+}
+
+/** `size` undefined: a pipe or a growing file, found larger while reading. */
+function tooLarge(path: string, kind: InputKind, size: number | undefined, limit: number): ValidationError {
+  const why = limit === MAX_TEXT_INPUT_BYTES && limit < INPUT_SIZE_LIMITS[kind] ? 'the most a command reads as one text' : `the limit for a ${kind}`;
+  const is = size === undefined ? 'is' : `is ${size} bytes,`;
+  return new ValidationError(`${path}: ${kind} ${is} more than ${describeBytes(limit)}, ${why}`);
+}
+
+function openError(path: string, kind: InputKind, error: unknown): ValidationError {
+  const code = errnoCode(error);
+  switch (code) {
+    case 'ENOENT':
+      return new ValidationError(`${path}: ${kind} does not exist`);
+    case 'EISDIR':
+      return new ValidationError(`${path}: ${kind} is a directory, not a file`);
+    default:
+      return new ValidationError(`${path}: cannot read ${kind} (${code})`);
+  }
+}
+
+/** Largest read chunk once a file turns out bigger than its size said (it grew, or it is a pipe). */
+const READ_CHUNK_BYTES = MiB;
+
+/**
+ * The bytes of an input file, bounded: the size is checked before reading,
+ * and reading stops one byte past the limit (a file that grows while it is
+ * read, or a pipe, cannot get past it either).
+ */
+export function readBytesInput(path: string, kind: InputKind, limit = INPUT_SIZE_LIMITS[kind]): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw openError(path, kind, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw openError(path, kind, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    if (stat.isFile() && stat.size > limit) throw tooLarge(path, kind, stat.size, limit);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // One byte more than the stated size, to see the end (or growth) in one read.
+    let buffer = Buffer.allocUnsafe(stat.isFile() ? stat.size + 1 : 64 * 1024);
+    for (;;) {
+      let filled = 0;
+      while (filled < buffer.length) {
+        const n = readSync(fd, buffer, filled, buffer.length - filled, null);
+        if (n === 0) break;
+        filled += n;
+      }
+      total += filled;
+      chunks.push(buffer.subarray(0, filled));
+      if (total > limit) throw tooLarge(path, kind, undefined, limit);
+      if (filled < buffer.length) break;
+      buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limit + 1 - total));
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    throw openError(path, kind, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The text of an input file: it must exist, be a file, be no larger than the
+ * limit of its kind (and {@link MAX_TEXT_INPUT_BYTES}), be valid UTF-8 and
  * not start with a byte order mark (no artifact of the benchmark has one,
  * and a BOM would silently change what a hand-edited file means).
  */
-export function readTextInput(path: string, what: string): string {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = errnoCode(error);
-    switch (code) {
-      case 'ENOENT':
-        throw new ValidationError(`${path}: ${what} does not exist`);
-      case 'EISDIR':
-        throw new ValidationError(`${path}: ${what} is a directory, not a file`);
-      default:
-        throw new ValidationError(`${path}: cannot read ${what} (${code})`);
-    }
-  }
+export function readTextInput(path: string, kind: InputKind): string {
+  const bytes = readBytesInput(path, kind, Math.min(INPUT_SIZE_LIMITS[kind], MAX_TEXT_INPUT_BYTES));
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    throw new ValidationError(`${path}: ${what} starts with a UTF-8 byte order mark; save it without one`);
+    throw new ValidationError(`${path}: ${kind} starts with a UTF-8 byte order mark; save it without one`);
   }
   try {
     return decoder.decode(bytes);
   } catch {
-    throw new ValidationError(`${path}: ${what} is not valid UTF-8`);
+    throw new ValidationError(`${path}: ${kind} is not valid UTF-8`);
   }
 }
 

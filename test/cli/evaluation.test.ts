@@ -90,6 +90,30 @@ describe('evaluation manifest', () => {
     }
   });
 
+  it('takes seed ranges A..B (inclusive), mixed with single seeds, in the order given', () => {
+    const dir = freshDir();
+    const ranged = join(dir, 'ranged.json');
+    const listed = join(dir, 'listed.json');
+    const a = runCli(['evaluation', 'manifest', '--suite', TINY_SUITE, '--seed', '7', '--seed', '0..3', '--seed', '10..11', '--out', ranged, '--json']);
+    const b = runCli(['evaluation', 'manifest', '--suite', TINY_SUITE, ...['7', '0', '1', '2', '3', '10', '11'].flatMap((s) => ['--seed', s]), '--out', listed, '--json']);
+    expect([a.status, b.status]).toEqual([0, 0]);
+    expect(readFileSync(ranged, 'utf8')).toBe(readFileSync(listed, 'utf8'));
+    expect(JSON.parse(a.stdout)).toMatchObject({ seed_count: 7 });
+  });
+
+  it.each([
+    ['a reversed range', ['5..2'], '--seed: the range in position 1 ends before it starts (A..B needs A <= B)'],
+    ['a half-open range', ['1', '3..'], '--seed: the range in position 2 must be A..B with A and B each a decimal string in [0, 2^64 - 1]'],
+    ['overlapping ranges', ['0..4', '3..9'], '--seed: the range given in position 2 repeats a seed given earlier (seeds must be distinct)'],
+    ['a too large range', ['0..100000'], '--seed: the range in position 1 gives 100001 seeds; a range may give at most 100000'],
+  ])('rejects %s as a usage error (exit 2) with a precise message', (_name, seeds, message) => {
+    const dir = freshDir();
+    const result = runCli(['evaluation', 'manifest', '--suite', TINY_SUITE, ...seeds.flatMap((s) => ['--seed', s]), '--out', join(dir, 'm.json'), '--json']);
+    expect(result.status).toBe(2);
+    expect(jsonError(result.stderr).message).toContain(message);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it.each([
     ['a duplicate seed', [SEEDS[0]!, '5', SEEDS[0]!], 'duplicates an earlier one'],
     ['a seed above 2^64 - 1', ['18446744073709551616'], 'must be a decimal'],
@@ -105,7 +129,6 @@ describe('evaluation manifest', () => {
   });
 
   it.each([
-    ['--generated-suite', ['--generated-suite', TINY_SUITE], 'generated suites are not supported by this build yet'],
     ['both suite options', ['--suite', TINY_SUITE, '--generated-suite', TINY_SUITE], 'exactly one of --suite DIR or --generated-suite DIR'],
     ['no suite option', [], 'missing required option: --suite DIR'],
   ])('takes exactly one suite option: %s is a usage error', (_name, suiteArgs, message) => {
@@ -113,6 +136,14 @@ describe('evaluation manifest', () => {
     const result = runCli(['evaluation', 'manifest', ...suiteArgs, '--seed', '1', '--out', join(dir, 'm.json'), '--json']);
     expect(result.status).toBe(2);
     expect(jsonError(result.stderr).message).toContain(message);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('loads --generated-suite with the generated-suite loader: a plain suite directory is not a frozen batch (exit 3)', () => {
+    const dir = freshDir();
+    const result = runCli(['evaluation', 'manifest', '--generated-suite', TINY_SUITE, '--seed', '1', '--out', join(dir, 'm.json'), '--json']);
+    expect(result.status).toBe(3);
+    expect(jsonError(result.stderr).message).toContain('unexpected entry (a generated suite holds exactly generation.json and suite/)');
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -169,12 +200,13 @@ describe('evaluation run', () => {
     expect(b).toEqual(a);
   });
 
-  it('never overwrites an existing result without --resume (exit 6)', () => {
+  it('never overwrites an existing result without --resume (exit 6), pointing to --resume or another --out', () => {
     const dir = freshDir();
     const out = join(dir, 'r.json');
     writeFileSync(out, built.text);
     const result = runCli([...runArgs(out, '--agent', 'builtin:always-stay'), '--json']);
     expect(result.status).toBe(6);
+    expect(jsonError(result.stderr).message).toBe(`output file exists (use --resume to continue it, or choose another --out): ${out}`);
     expect(readFileSync(out, 'utf8')).toBe(built.text);
     expect(readdirSync(dir)).toEqual(['r.json']);
   });

@@ -177,7 +177,10 @@ describe('episode run', () => {
     expect(badInput.status).toBe(3);
     expect(jsonError(badInput.stderr)).toEqual({ exit_code: 3, kind: 'validation', message: `${missing}: scenario file does not exist` });
     const marker = join(dir, 'imported');
-    const badOutput = runCli([...episodeArgs(out, 'cli_agents:makeHanging'), '--json'], { env: { ...process.env, EMBER_TEST_MARKER: marker } });
+    // Unsandboxed, so the marker could be written if the agent were imported.
+    const badOutput = runCli([...episodeArgs(out, 'cli_agents:makeHanging'), '--agent-env', 'EMBER_TEST_MARKER', '--json'], {
+      env: { ...process.env, EMBER_TEST_MARKER: marker, EMBER_AGENT_SANDBOX: 'off' },
+    });
     expect(badOutput.status).toBe(6);
     expect(existsSync(marker)).toBe(false);
     expect(readdirSync(dir)).toEqual(['record.json']);
@@ -228,8 +231,9 @@ describe('episode run', () => {
   it('Ctrl+C (SIGINT) exits 130, reports "interrupted" and leaves nothing behind', async () => {
     const dir = freshDir();
     const marker = join(scratch, `marker-${counter++}`);
-    const child = startCli([...episodeArgs(join(dir, 'record.json'), 'cli_agents:makeHanging'), '--json'], {
-      env: { ...process.env, EMBER_TEST_MARKER: marker },
+    // Unsandboxed so the agent can write the marker (the interrupt path does not depend on the sandbox).
+    const child = startCli([...episodeArgs(join(dir, 'record.json'), 'cli_agents:makeHanging'), '--agent-env', 'EMBER_TEST_MARKER', '--json'], {
+      env: { ...process.env, EMBER_TEST_MARKER: marker, EMBER_AGENT_SANDBOX: 'off' },
     });
     let stdout = '';
     let stderr = '';
@@ -242,7 +246,8 @@ describe('episode run', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stdout).toBe('');
-    expect(stderr).toBe('{"error":{"exit_code":130,"kind":"interrupted","message":"interrupted"}}\n');
+    // The one warning that agents run without a sandbox, then the error line.
+    expect(stderr).toMatch(/^emberbench: warning: agents run without a sandbox \(isolation: none\): EMBER_AGENT_SANDBOX=off\. .*\n\{"error":\{"exit_code":130,"kind":"interrupted","message":"interrupted"\}\}\n$/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

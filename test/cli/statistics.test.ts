@@ -101,11 +101,11 @@ describe('statistics aggregate', () => {
     }
   });
 
-  it('takes exactly one of --suite and --generated-suite (exit 2)', async () => {
+  it('takes exactly one of --suite and --generated-suite (exit 2); a plain suite is not a frozen batch (exit 3)', async () => {
     const out = join(freshDir(), 'stats.json');
     const generated = await cli(['statistics', 'aggregate', '--generated-suite', TINY_SUITE, '--result', greedyPath, '--out', out, '--json']);
-    expect(generated.code).toBe(2);
-    expect(jsonError(generated.stderr).message).toMatch(/generated suites are not supported by this build yet/);
+    expect(generated.code).toBe(3);
+    expect(jsonError(generated.stderr).message).toMatch(/a generated suite holds exactly generation\.json and suite\//);
     const both = await cli([...aggregateArgs(greedyPath, out), '--generated-suite', TINY_SUITE]);
     expect(both.code).toBe(2);
     const neither = await cli(['statistics', 'aggregate', '--result', greedyPath, '--out', out, '--json']);

@@ -2,13 +2,11 @@
 // process with a builtin baseline, and edits that keep a result canonical.
 import { join } from 'node:path';
 import { baselineFactory } from '../../src/core/baselines/registry.js';
-import { measureRecord } from '../../src/core/eval/authenticate.js';
 import { buildManifest, manifestHash, type EvaluationManifest } from '../../src/core/eval/manifest.js';
 import { buildResult, resultText, type EvaluationResult, type ResultEpisode } from '../../src/core/eval/result.js';
 import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
-import { runEpisode } from '../../src/core/sim/runner.js';
-import { prepareEpisode } from '../../src/core/world/episode-start.js';
 import type { Suite } from '../../src/core/world/suite.js';
+import { evaluateEpisode } from '../../src/node/eval/evaluate-episode.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -37,9 +35,7 @@ export async function buildTinyResult(seeds: readonly string[] = ['1', '7'], bas
   const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
   const episodes: ResultEpisode[] = [];
   for (const job of manifest.episodes) {
-    const scenario = scenarios.get(job.scenario_id)!;
-    const run = await runEpisode(prepareEpisode(scenario, job.seed), await factory());
-    episodes.push({ index: job.index, metrics: measureRecord(scenario, run.record, 'kit').metrics, record: run.record });
+    episodes.push((await evaluateEpisode(factory, scenarios.get(job.scenario_id)!, job)).episode);
   }
   const result = buildResult(manifest, manifestHash(manifest), modelId, episodes, []);
   return { suite, manifest, result, text: resultText(result) };

@@ -10,16 +10,11 @@
  */
 
 import { UsageError } from '../../core/errors.js';
-import { fileDigest } from '../../core/hash.js';
-import { compareReports, comparisonSummary, comparisonText, type ReportView } from '../../core/scoring/compare.js';
-import { buildLeaderboard, leaderboardTable, leaderboardText } from '../../core/scoring/leaderboard.js';
-import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
-import { checkOutputPath, writeOutputFile } from '../../node/files.js';
-import { readTextInput } from '../../node/inputs.js';
+import { compareReportFiles, leaderboardOfFiles } from '../../node/workflows/compare.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
-import { resamplesArgument } from './statistics.js';
+import { resamplesArgument } from '../options.js';
 
 const RESAMPLES_OPTION: OptionSpec = {
   name: 'resamples',
@@ -28,28 +23,16 @@ const RESAMPLES_OPTION: OptionSpec = {
   description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default ${DEFAULT_RESAMPLES})`,
 };
 
-function loadReport(path: string): ReportView {
-  return reportView(parseScoreReportText(readTextInput(path, 'score report'), path));
-}
-
 async function scoreCompare(args: ParsedArgs, context: CommandContext): Promise<Report> {
   // 1. The command line (exit 2).
   const pathA = args.required('a');
   const pathB = args.required('b');
   const resamples = resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES;
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [pathA, pathB] };
 
-  // 2. Inputs (exit 3), then the output path (exit 6).
-  const a = loadReport(pathA);
-  const b = loadReport(pathB);
-  await checkOutputPath(out, output);
-
-  // 3. Comparability (exit 3), the bootstrap, the atomic write (exit 6).
-  const comparison = compareReports(a, b, resamples, pathA, pathB);
-  const text = comparisonText(comparison.artifact);
-  await writeOutputFile(out, text, output);
-  context.setHumanText?.(comparisonSummary(comparison).join('\n') + '\n');
+  // 2. Inputs (exit 3), the output path (exit 6), comparability (exit 3), the bootstrap, the write (exit 6).
+  const { comparison, digest, summary } = await compareReportFiles({ pathA, pathB, resamples, out, force: args.flag('force') });
+  context.setHumanText?.(summary);
   const { artifact } = comparison;
   return {
     outcome: artifact.outcome,
@@ -65,7 +48,7 @@ async function scoreCompare(args: ParsedArgs, context: CommandContext): Promise<
     scoring_version: artifact.scoring_version,
     applicable_episodes: artifact.applicable_episodes,
     resamples: artifact.resamples,
-    comparison_digest: fileDigest(text),
+    comparison_digest: digest,
   };
 }
 
@@ -73,17 +56,9 @@ async function leaderboard(args: ParsedArgs, context: CommandContext): Promise<R
   const paths = args.list('report');
   if (paths.length < 2) throw new UsageError('--report: give at least two score reports');
   const resamples = resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES;
-  const out = args.value('out');
-  const output = { force: args.flag('force'), inputs: paths };
-
-  const views = paths.map(loadReport);
-  if (out !== undefined) await checkOutputPath(out, output);
-
-  const board = buildLeaderboard(views, resamples, paths);
-  const text = leaderboardText(board);
-  if (out !== undefined) await writeOutputFile(out, text, output);
-  context.setHumanText?.(leaderboardTable(board).join('\n') + '\n');
-  return { leaderboard_digest: fileDigest(text), ...board };
+  const { board, digest, table } = await leaderboardOfFiles({ paths, resamples, out: args.value('out'), force: args.flag('force') });
+  context.setHumanText?.(table);
+  return { leaderboard_digest: digest, ...board };
 }
 
 export const scoreCompareModule: CommandModule = {

@@ -1,65 +1,63 @@
 /** `emberbench episode run`: one scenario, one seed, one local agent, one replay-checked record. */
 
-import { prepareEpisode } from '../../core/world/episode-start.js';
-import { recordDigest, recordText } from '../../core/sim/record.js';
-import { replayRecord } from '../../core/sim/replay.js';
-import { runEpisode } from '../../core/sim/runner.js';
-import { DEFAULT_ACT_TIMEOUT_MS, openAgent } from '../../node/agents/open-agent.js';
-import { checkOutputPath, writeOutputFile } from '../../node/files.js';
-import { loadScenarioFile } from '../../node/inputs.js';
+import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
+import { defaultEntryPoints } from '../../node/entry-points.js';
+import { runEpisodeToFile } from '../../node/workflows/episode-run.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_CHOICE_OPTIONS,
   agentArgument,
-  agentModuleInputs,
   AGENT_PATH_OPTION,
   FORCE_OPTION,
   OUT_OPTION,
   actTimeoutArgument,
   agentPathArguments,
+  agentSandboxArguments,
+  AGENT_SANDBOX_OPTIONS,
   seedArgument,
 } from '../arguments.js';
+import type { AgentSpec } from '../../node/agents/spec.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import { LLM_AGENT_OPTIONS, isLlmAgentArgument, llmAgentArgument, rejectLlmOptions } from '../llm-options.js';
+
+/** --agent / --agent-command, or the chat-completions adapter with its options (transcript next to --out). */
+function agentArgumentWithAdapter(args: ParsedArgs): AgentSpec {
+  if (isLlmAgentArgument(args)) return llmAgentArgument(args, args.required('out'));
+  rejectLlmOptions(args);
+  return agentArgument(args);
+}
 
 async function episodeRun(args: ParsedArgs): Promise<Report> {
   // 1. The command line (exit 2): nothing is read before it is well-formed.
   const seed = seedArgument(args.required('seed'));
-  const spec = agentArgument(args);
+  const agent = agentArgumentWithAdapter(args);
   const agentPaths = agentPathArguments(args.list('agent-path'));
-  const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms'));
+  const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms')) ?? DEFAULT_ACT_TIMEOUT_MS;
   const scenarioPath = args.required('scenario');
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [scenarioPath, ...agentModuleInputs(spec, agentPaths)] };
+  // Last: without a sandbox it says so (or refuses under --require-isolation, exit 4).
+  const sandbox = agentSandboxArguments(args, agent);
 
-  // 2. Inputs (exit 3) and the output path (exit 6), before any agent code is imported.
-  const scenario = loadScenarioFile(scenarioPath);
-  await checkOutputPath(out, output);
-  const start = prepareEpisode(scenario, seed);
-
-  // 3. The episode (exit 4 for agent failures), through the single simulator path.
-  const session = await openAgent(spec, { agentPaths, actTimeoutMs: actTimeoutMs ?? DEFAULT_ACT_TIMEOUT_MS });
-  let run;
-  try {
-    run = await runEpisode(start, await session.factory());
-  } catch (error) {
-    // The episode's error is the one reported; closing is best effort then.
-    await session.close().catch(() => undefined);
-    throw error;
-  }
-  await session.close();
-
-  // 4. The replay check (exit 5), then the atomic write (exit 6).
-  const text = recordText(run.record);
-  replayRecord(scenario, run.record);
-  await writeOutputFile(out, text, output);
+  // 2. Inputs (exit 3), the output path (exit 6), the episode (exit 4), the replay check (exit 5), the write (exit 6).
+  const { scenario, record, digest } = await runEpisodeToFile({
+    scenarioPath,
+    seed,
+    agent,
+    agentPaths,
+    actTimeoutMs,
+    out,
+    force: args.flag('force'),
+    sandbox,
+    entryPoints: defaultEntryPoints(),
+  });
   return {
     scenario_id: scenario.scenarioId,
     scenario_hash: scenario.hash,
-    simulator_version: run.record.simulator_version,
-    observation_version: run.record.observation_version,
-    record_digest: recordDigest(text),
-    steps: run.record.steps,
-    termination_reason: run.record.termination_reason,
+    simulator_version: record.simulator_version,
+    observation_version: record.observation_version,
+    record_digest: digest,
+    steps: record.steps,
+    termination_reason: record.termination_reason,
   };
 }
 
@@ -77,9 +75,11 @@ export const episodeModule: CommandModule = {
         { name: 'scenario', kind: 'value', required: true, valueName: 'FILE', description: 'the scenario file' },
         { name: 'seed', kind: 'value', required: true, valueName: 'N', description: 'the episode seed, a decimal integer in [0, 2^64 - 1]' },
         ...AGENT_CHOICE_OPTIONS,
+        ...LLM_AGENT_OPTIONS,
         OUT_OPTION,
         AGENT_PATH_OPTION,
         ACT_TIMEOUT_OPTION,
+        ...AGENT_SANDBOX_OPTIONS,
         FORCE_OPTION,
       ],
       examples: [

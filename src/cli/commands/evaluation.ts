@@ -4,65 +4,43 @@
  * authenticate a result.
  */
 
-import { authenticateResult, type AuthenticatedResult } from '../../core/eval/authenticate.js';
-import { buildManifest, manifestHash, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
-import { modelIdProblem } from '../../core/eval/model-id.js';
+import { manifestHash } from '../../core/eval/manifest.js';
+import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
-import { UsageError } from '../../core/errors.js';
+import { expandSeedList } from '../../core/eval/seed-list.js';
 import type { Suite } from '../../core/world/suite.js';
 import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
-import { checkJobs, progressLine, runEvaluation, type EvaluationRunSummary } from '../../node/eval/runner.js';
-import { checkOutputPath, writeOutputFile } from '../../node/files.js';
-import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
+import { defaultEntryPoints } from '../../node/entry-points.js';
+import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
+import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
+import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_CHOICE_OPTIONS,
   agentArgument,
-  agentModuleInputs,
   AGENT_PATH_OPTION,
   FORCE_OPTION,
   OUT_OPTION,
   actTimeoutArgument,
   agentPathArguments,
-  seedArgument,
+  agentSandboxArguments,
+  AGENT_SANDBOX_OPTIONS,
 } from '../arguments.js';
-import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
-import { suiteFields } from './suite.js';
+import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
+import {
+  LLM_AGENT_OPTIONS,
+  LLM_EVALUATION_OPTIONS,
+  isLlmAgentArgument,
+  llmAgentArgument,
+  rejectLlmOptions,
+  trialOperationalPath,
+  trialResultPath,
+  trialsArgument,
+} from '../llm-options.js';
+import { SUITE_OPTIONS, suiteDirArgument, suiteFields } from '../options.js';
 
 // ---------------------------------------------------------------------------
-// Shared arguments
-
-export const SUITE_OPTIONS: readonly OptionSpec[] = [
-  { name: 'suite', kind: 'value', valueName: 'DIR', description: 'the suite directory (give this or --generated-suite)' },
-  { name: 'generated-suite', kind: 'value', valueName: 'DIR', description: 'a frozen generated suite (give this or --suite)' },
-];
-
-/** The suite directory of a suite-taking command: exactly one of --suite DIR or --generated-suite DIR (exit 2 otherwise). */
-export function suiteDirArgument(args: ParsedArgs): string {
-  const suite = args.value('suite');
-  const generated = args.value('generated-suite');
-  if (suite !== undefined && generated !== undefined) throw new UsageError('give exactly one of --suite DIR or --generated-suite DIR, not both');
-  if (generated !== undefined) throw new UsageError('--generated-suite: generated suites are not supported by this build yet');
-  if (suite === undefined) throw new UsageError('missing required option: --suite DIR (or --generated-suite DIR)');
-  return suite;
-}
-
-/** --seed values in command-line order; a malformed or duplicate seed is a usage error. Seeds are never echoed. */
-function seedArguments(texts: readonly string[]): string[] {
-  const seeds = texts.map((text) => seedArgument(text));
-  const seen = new Set<string>();
-  seeds.forEach((seed, i) => {
-    if (seen.has(seed)) throw new UsageError(`--seed: the seed given in position ${i + 1} duplicates an earlier one (seeds must be distinct)`);
-    seen.add(seed);
-  });
-  return seeds;
-}
-
-function modelIdArgument(text: string): string {
-  const problem = modelIdProblem(text);
-  if (problem !== null) throw new UsageError(`--model-id: ${problem}`);
-  return text;
-}
+// Arguments (errors name fields; src/cli/field-flags.ts maps them to flags)
 
 function jobsArgument(text: string | undefined): number {
   if (text === undefined) return 1;
@@ -71,9 +49,8 @@ function jobsArgument(text: string | undefined): number {
   return jobs;
 }
 
-function loadManifestFile(path: string): EvaluationManifest {
-  return parseManifestText(readTextInput(path, 'evaluation manifest'), path);
-}
+/** What `evaluation run` says about an existing --out without --resume. */
+const EXISTS_HINT = 'use --resume to continue it, or choose another --out';
 
 /** The fields `evaluation run` and `evaluation verify` report (cli-v1.0.md). */
 function resultFields(
@@ -98,13 +75,9 @@ function resultFields(
 
 async function evaluationManifest(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
-  const seeds = seedArguments(args.list('seed'));
+  const seeds = expandSeedList(args.list('seed'));
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [suiteDir] };
-  const suite = loadSuiteDir(suiteDir);
-  await checkOutputPath(out, output);
-  const manifest = buildManifest(suite, seeds);
-  await writeOutputFile(out, manifestText(manifest), output);
+  const { suite, manifest } = await writeManifestFile({ suiteDir, seeds, out, force: args.flag('force') });
   return {
     manifest_hash: manifestHash(manifest),
     manifest_version: manifest.evaluation_manifest_version,
@@ -120,42 +93,79 @@ async function evaluationManifest(args: ParsedArgs): Promise<Report> {
 async function evaluationRun(args: ParsedArgs, context: CommandContext, json: boolean): Promise<Report> {
   // 1. The command line (exit 2).
   const suiteDir = suiteDirArgument(args);
-  const modelId = modelIdArgument(args.required('model-id'));
-  const agent = agentArgument(args);
+  const modelId = args.required('model-id');
+  checkModelId(modelId);
+  const trials = trialsArgument(args.value('trials'));
+  const llm = isLlmAgentArgument(args);
+  if (!llm) rejectLlmOptions(args);
   const agentPaths = agentPathArguments(args.list('agent-path'));
   const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms')) ?? DEFAULT_ACT_TIMEOUT_MS;
   const jobs = jobsArgument(args.value('jobs'));
   const manifestPath = args.required('manifest');
   const out = args.required('out');
+  const shardText = args.value('shard');
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+
+  // The adapter's --agent-config is read here (exit 3); one connection budget serves every trial.
+  const first = llm ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
+  const slots = first.kind === 'llm' ? first.options.slots : undefined;
+  // Without a sandbox it says so once (or refuses under --require-isolation, exit 4).
+  const sandbox = agentSandboxArguments(args, first);
 
   // 2. Inputs (exit 3); the runner then checks the output (exit 6) and a resumed file before opening the agent.
-  const suite = loadSuiteDir(suiteDir);
-  const manifest = loadManifestFile(manifestPath);
-  const summary: EvaluationRunSummary = await runEvaluation({
-    suite,
+  // K trials run one after another, each into its own result file (llm-options.ts names them).
+  const outcomes = await runTrialsToFiles({
     suiteDir,
-    manifest,
-    manifestSource: manifestPath,
+    manifestPath,
     modelId,
-    agent,
     agentPaths,
     actTimeoutMs,
-    outPath: out,
-    inputs: [suiteDir, manifestPath, ...agentModuleInputs(agent, agentPaths)],
+    sandbox,
+    jobs,
+    trials,
+    resultPath: (k) => trialResultPath(out, k, trials),
+    agentFor: (k, path) => (k === 1 || !llm ? first : llmAgentArgument(args, path, k, trials, slots)),
+    ...(llm ? { operationalPath: (k: number, path: string) => trialOperationalPath(args.value('operational-out'), path, k, trials) } : {}),
+    onTrial: trials === 1 || json ? undefined : (k) => context.io.stderr(`trial ${k}/${trials}\n`),
     resume: args.flag('resume'),
     continueOnFailure: args.flag('continue-on-failure'),
-    jobs,
+    existsHint: EXISTS_HINT,
+    entryPoints: defaultEntryPoints(),
     onProgress: json ? undefined : (progress) => context.io.stderr(progressLine(progress) + '\n'),
+    ...(shard === undefined ? {} : { shard }),
   });
-  return resultFields(suite, {
-    modelId,
-    manifestHash: summary.manifestHash,
-    digest: summary.digest,
-    scheduled: summary.scheduledEpisodes,
-    completed: summary.completedEpisodes,
-    failed: summary.failedEpisodes,
-    complete: summary.complete,
-  });
+  const { suite, summary } = outcomes[outcomes.length - 1]!;
+  return {
+    ...resultFields(suite, {
+      modelId,
+      manifestHash: summary.manifestHash,
+      digest: summary.digest,
+      scheduled: summary.scheduledEpisodes,
+      completed: summary.completedEpisodes,
+      failed: summary.failedEpisodes,
+      complete: summary.complete,
+    }),
+    ...trialFields(outcomes, llm),
+    ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+  };
+}
+
+/** With --trials K > 1 or the adapter: every trial's result and operational record (the top-level fields are the last trial's). */
+function trialFields(outcomes: readonly TrialOutcome[], llm: boolean): Report {
+  if (outcomes.length === 1 && !llm) return {};
+  return {
+    trials: outcomes.map((o) => ({
+      trial: o.trial,
+      result: o.resultPath,
+      result_digest: o.summary.digest,
+      completed_episodes: o.summary.completedEpisodes,
+      failed_episodes: o.summary.failedEpisodes,
+      complete: o.summary.complete,
+      operational_record: o.operational?.path ?? null,
+      operational_digest: o.operational?.digest ?? null,
+      inference_config_digest: o.operational?.record.inference_config_digest ?? null,
+    })),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -164,14 +174,7 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
 async function evaluationVerify(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const resultPath = args.required('result');
-  const manifestPath = args.value('manifest');
-  const suite = loadSuiteDir(suiteDir);
-  const requiredManifest = manifestPath === undefined ? undefined : loadManifestFile(manifestPath);
-  const text = readTextInput(resultPath, 'evaluation result');
-  const auth: AuthenticatedResult = authenticateResult(text, resultPath, suite, {
-    requiredManifest,
-    requireComplete: args.flag('require-complete'),
-  });
+  const { suite, auth } = verifyResultFile({ suiteDir, resultPath, manifestPath: args.value('manifest'), requireComplete: args.flag('require-complete') });
   return {
     verified: true,
     ...resultFields(suite, {
@@ -198,31 +201,38 @@ export const evaluationModule: CommandModule = {
       words: ['evaluation', 'manifest'],
       summary: 'build an evaluation manifest from a suite and ordered seeds',
       description:
-        'Builds the evaluation manifest of a suite and ordered seeds (scenario-major episodes) and writes its manifest file text. The seed order is kept exactly; the seeds are never generated, sorted, removed or printed.',
+        'Builds the evaluation manifest of a suite and ordered seeds (scenario-major episodes) and writes its manifest file text. --seed takes a seed or an inclusive range A..B (0..29 is the 30 seeds 0 to 29), repeatable and mixed; the order given is kept exactly; the seeds are never generated, sorted, removed or printed, and a seed given twice (also through overlapping ranges) is refused.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
-        { name: 'seed', kind: 'repeatable', required: true, valueName: 'N', description: 'an episode seed, a decimal integer in [0, 2^64 - 1]; the order is the manifest order' },
+        { name: 'seed', kind: 'repeatable', required: true, valueName: 'N', description: 'an episode seed, a decimal integer in [0, 2^64 - 1], or an inclusive range A..B of them (at most 100000 seeds); the order is the manifest order' },
         OUT_OPTION,
         FORCE_OPTION,
       ],
-      examples: [`emberbench evaluation manifest --suite ${EXAMPLE_SUITE} --seed 1 --seed 7 --seed 42 --out manifest.json`],
+      examples: [
+        `emberbench evaluation manifest --suite ${EXAMPLE_SUITE} --seed 1 --seed 7 --seed 42 --out manifest.json`,
+        `emberbench evaluation manifest --suite ${EXAMPLE_SUITE} --seed 0..29 --out manifest.json`,
+      ],
       run: (args) => evaluationManifest(args),
     },
     {
       words: ['evaluation', 'run'],
       summary: 'run every manifest episode with a local agent (resumable)',
       description:
-        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. Progress goes to stderr unless --json.',
+        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). Progress goes to stderr unless --json.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
         { name: 'manifest', kind: 'value', required: true, valueName: 'FILE', description: 'the evaluation manifest file' },
         { name: 'model-id', kind: 'value', required: true, valueName: 'ID', description: 'the model ID: non-empty, printable, at most 256 characters, no outer whitespace' },
         ...AGENT_CHOICE_OPTIONS,
+        ...LLM_AGENT_OPTIONS,
+        ...LLM_EVALUATION_OPTIONS,
         AGENT_PATH_OPTION,
         ACT_TIMEOUT_OPTION,
+        ...AGENT_SANDBOX_OPTIONS,
         { name: 'jobs', kind: 'value', valueName: 'N', description: 'episodes run in parallel worker threads, 1 to 4 per core (default 1); the result bytes do not depend on it' },
+        { name: 'shard', kind: 'value', valueName: 'I/N', description: 'run only shard I of N: the episodes whose index i has i mod N = I - 1; the result is an incomplete result of the whole manifest, for evaluation merge (docs/sharding.md)' },
         { name: 'resume', kind: 'flag', description: 'continue an existing result file (same manifest and model ID)' },
         { name: 'continue-on-failure', kind: 'flag', description: 'declare an agent failure in the result and go on with the next episode' },
         { ...OUT_OPTION, description: 'the result file; its directory must exist; an existing file is only ever resumed (no --force)' },
@@ -230,6 +240,8 @@ export const evaluationModule: CommandModule = {
       examples: [
         `emberbench evaluation run --suite ${EXAMPLE_SUITE} --manifest manifest.json --model-id stay --agent builtin:always-stay --out stay.json`,
         `emberbench evaluation run --suite ${EXAMPLE_SUITE} --manifest manifest.json --model-id my-model --agent my_agents:makeAgent --agent-path . --jobs 4 --out result.json --resume`,
+        `emberbench evaluation run --suite ${EXAMPLE_SUITE} --manifest manifest.json --model-id qwen2.5-7b --agent builtin:openai-chat --agent-config llm.json --trials 3 --max-connections 16 --out qwen.json`,
+        'emberbench evaluation run --generated-suite batch --manifest manifest.json --model-id cab --agent builtin:congestion-aware-v1 --shard 2/4 --out shard-2.json',
       ],
       run: (args, context) => evaluationRun(args, context, args.flag('json')),
     },

@@ -3,6 +3,7 @@
 import type { EnvironmentPack } from '../../core/pack/pack.js';
 import { buildPack, verifyPack } from '../../node/pack.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import { SUITE_OPTIONS, suiteDirArgument } from '../options.js';
 
 /** The fields both commands report: the pack's identity, never a path or a seed. */
 function packReport(pack: EnvironmentPack): Report {
@@ -24,7 +25,7 @@ function packReport(pack: EnvironmentPack): Report {
 }
 
 async function packBuild(args: ParsedArgs): Promise<Report> {
-  const pack = await buildPack(args.required('suite'), args.required('manifest'), args.required('out'));
+  const pack = await buildPack(suiteDirArgument(args), args.required('manifest'), args.required('out'));
   return packReport(pack);
 }
 
@@ -44,7 +45,7 @@ export const packModule: CommandModule = {
         'Loads the suite and the evaluation manifest (which must target the suite), computes every scheduled episode\'s fire world and M* once, and writes a new pack directory: pack.json, manifest.json and suite/ (byte-identical copies). The output directory must not exist; the pack is built beside it and renamed into place, and nothing is left behind on failure. Reports the pack ID (ember-pack- plus the first 16 hex digits of the pack digest) and the full digest.',
       positionals: [],
       options: [
-        { name: 'suite', kind: 'value', required: true, valueName: 'DIR', description: 'the suite directory' },
+        ...SUITE_OPTIONS,
         { name: 'manifest', kind: 'value', required: true, valueName: 'FILE', description: 'the evaluation manifest file (it must target the suite)' },
         { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new pack directory; it must not exist, its parent must' },
       ],

@@ -10,61 +10,47 @@
  * or one JSON line. Scoring needs no agent and no network.
  *
  * --failures FILE (repeatable; none, or exactly one per --result, paired in
- * order) declares why a trial has no result for scheduled episodes:
- *   {"failures": [{"index": 3, "kind": "timeout", "message": "..."}]}
- * kinds invalid_output, model_error, timeout (`missing` is what an
- * undeclared gap becomes and cannot be declared); indices increasing, each
- * once; merged with the result's own declarations, and a declaration that
- * conflicts with the result's (another kind or message) is rejected.
+ * order) declares why a trial has no result for scheduled episodes (the
+ * format: src/node/workflows/score.ts, which does the work).
  */
 
-import { authenticateResult } from '../../core/eval/authenticate.js';
-import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclaration } from '../../core/eval/result.js';
 import { UsageError } from '../../core/errors.js';
-import { FieldReader } from '../../core/json/fields.js';
-import { parseJsonInput } from '../../core/json/strict-parse.js';
-import { checkMaxEvacuatedAgainstPack, checkResultAgainstPack } from '../../core/pack/pack.js';
-import { buildScoreReport, scoreReportDigest, scoreReportText } from '../../core/scoring/report.js';
-import { scoringTable } from '../../core/scoring/scoring-table.js';
-import { summaryText } from '../../core/scoring/summary.js';
-import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { Rational } from '../../core/stats/rational.js';
-import { checkOutputPath, writeOutputFile } from '../../node/files.js';
-import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
-import { loadPack } from '../../node/pack.js';
+import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
+import { scoringTable } from '../../core/scoring/scoring-table.js';
+import { checkTrialRecords } from '../../core/llm/trials.js';
+import { parseOperationalRecordText } from '../../core/scoring/operational.js';
+import { readTextInput } from '../../node/inputs.js';
+import { scoreResultFiles, type ScoreTarget } from '../../node/workflows/score.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
-import { SUITE_OPTIONS, suiteDirArgument } from './evaluation.js';
-import { resamplesArgument } from './statistics.js';
+import { SUITE_OPTIONS, resamplesArgument, suiteDirArgument } from '../options.js';
 
-type TargetArgument = { readonly kind: 'suite'; readonly dir: string } | { readonly kind: 'pack'; readonly dir: string };
+/** The results' model ID as written (authentication, later, checks everything else). */
+function resultModelId(path: string): string {
+  try {
+    const value = JSON.parse(readTextInput(path, 'evaluation result')) as { model_id?: unknown };
+    return typeof value.model_id === 'string' ? value.model_id : '';
+  } catch {
+    return ''; // authentication reports it precisely
+  }
+}
+
+/** The operational records' checks (exit 3), before the long authentication; returns the warnings. */
+function checkTrialsOfScore(resultPaths: readonly string[], operationalPaths: readonly string[], official: boolean, stochastic: boolean): string[] {
+  const records = operationalPaths.map((path) => ({ record: parseOperationalRecordText(readTextInput(path, 'operational record'), path), source: path }));
+  const modelId = records.length === 0 ? '' : resultModelId(resultPaths[0]!);
+  return checkTrialRecords({ records, trials: resultPaths.length, modelId: modelId === '' ? (records[0]?.record.model_id ?? '') : modelId, official, stochastic });
+}
 
 /** The target: exactly one of --suite DIR, --generated-suite DIR or --pack DIR (exit 2 otherwise). */
-function targetArgument(args: ParsedArgs): TargetArgument {
+function targetArgument(args: ParsedArgs): ScoreTarget {
   const pack = args.value('pack');
   if (pack === undefined) return { kind: 'suite', dir: suiteDirArgument(args) };
   if (args.value('suite') !== undefined || args.value('generated-suite') !== undefined) {
     throw new UsageError('give exactly one of --suite DIR, --generated-suite DIR or --pack DIR');
   }
   return { kind: 'pack', dir: pack };
-}
-
-/** Reads a --failures file: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
-export function parseFailuresText(text: string, source: string): FailureDeclaration[] {
-  const value = parseJsonInput(text, source);
-  const r = new FieldReader(source);
-  const list = r.array(r.object(value, '$', ['failures']).failures, 'failures');
-  let previous = -1;
-  return list.map((item, k): FailureDeclaration => {
-    const path = `failures[${k}]`;
-    const f = r.object(item, path, ['index', 'kind', 'message']);
-    const index = r.integer(f.index, `${path}.index`);
-    if (index <= previous) r.fail(`${path}.index`, `${index} does not come after ${previous} (indices increase, each once)`);
-    previous = index;
-    const message = r.string(f.message, `${path}.message`);
-    if (message.length > MAX_FAILURE_MESSAGE_LENGTH) r.fail(`${path}.message`, `is longer than ${MAX_FAILURE_MESSAGE_LENGTH} characters`);
-    return { index, kind: r.literal(f.kind, `${path}.kind`, DECLARED_FAILURE_KINDS), message };
-  });
 }
 
 async function score(args: ParsedArgs, context: CommandContext): Promise<Report> {
@@ -77,38 +63,18 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
   }
   const resamples = resamplesArgument(args.value('resamples'));
   const out = args.required('out');
-  const output = { force: args.flag('force'), inputs: [target.dir, ...resultPaths, ...failurePaths] };
+  const operationalPaths = args.list('operational');
+  if (operationalPaths.length > 0 && operationalPaths.length !== resultPaths.length) {
+    throw new UsageError(`--operational: give none or exactly one per --result (${resultPaths.length} results, ${operationalPaths.length} records), paired in order`);
+  }
+  // Repeated trials (scoring-v1.0.md section 12): one inference configuration, no cached answers in an official score.
+  const warnings = checkTrialsOfScore(resultPaths, operationalPaths, target.kind === 'pack', args.flag('stochastic'));
+  for (const warning of warnings) context.io.stderr(`warning: ${warning}\n`);
 
-  // 2. Inputs (exit 3) and the output path (exit 6), before the long authentication.
-  const pack = target.kind === 'pack' ? loadPack(target.dir) : null;
-  const suite = pack?.suite ?? loadSuiteDir(target.dir);
-  const texts = resultPaths.map((path) => readTextInput(path, 'evaluation result'));
-  const failures = failurePaths.map((path) => parseFailuresText(readTextInput(path, 'failures file'), path));
-  await checkOutputPath(out, output);
-
-  // 3. Every result authenticated from scratch (exit 3, or 5 for a replay mismatch), and
-  //    against the pack (its manifest: exit 5; its fire worlds: exit 3), then scored.
-  const trials = texts.map((text, k) => {
-    const result = authenticateResult(text, resultPaths[k]!, suite);
-    if (pack !== null) checkResultAgainstPack(pack, result, resultPaths[k]!);
-    return result;
-  });
-  const report = buildScoreReport({
-    suite,
-    trials,
-    failures: failurePaths.length > 0 ? failures : undefined,
-    sources: resultPaths,
-    failureSources: failurePaths.length > 0 ? failurePaths : undefined,
-    target: pack === null ? { kind: 'suite' } : { kind: 'pack', pack_id: pack.packId, pack_digest: pack.digest, manifest_hash: pack.manifestHash },
-    ...(resamples === undefined ? {} : { resamples }),
-  });
-  // Applicability is pinned by the pack: every scheduled episode's M* must be the pack's.
-  if (pack !== null) for (const e of report.episodes) checkMaxEvacuatedAgainstPack(pack, e.index, e.max_evacuated, target.dir);
-
-  // 4. The atomic write (exit 6), then the summary.
-  const text = scoreReportText(report);
-  await writeOutputFile(out, text, output);
-  context.setHumanText?.(summaryText(report));
+  // 2. Inputs (exit 3), the output path (exit 6), authentication and the pack
+  //    checks (exit 3 or 5), scoring, the atomic write (exit 6): the workflow's order.
+  const { report, digest, summary } = await scoreResultFiles({ target, resultPaths, failurePaths, resamples, out, force: args.flag('force') });
+  context.setHumanText?.(summary);
   return {
     model_id: report.model_id,
     manifest_hash: report.manifest_hash,
@@ -116,7 +82,7 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
     official: report.official,
     score: report.score,
     score_rounded: report.score === null ? null : Rational.parse(report.score).toFixed(1),
-    report_digest: scoreReportDigest(text),
+    report_digest: digest,
     trials: report.trials.length,
     resamples: report.resamples,
   };
@@ -136,7 +102,7 @@ export const scoreModule: CommandModule = {
       words: ['score'],
       summary: 'score the trials of one model and write the score report',
       description:
-        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the score summary (the headline with its interval, components, families, tail, zero-score causes, severe failures, people totals and congestion diagnostics). The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}.',
+        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the score summary (the headline with its interval, components, families, tail, zero-score causes, severe failures, people totals and congestion diagnostics). The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}. --operational FILE (one per --result, in order) gives the trials\' operational records: trials of different inference configurations are refused, and so are answers from a response cache in an official score; with --stochastic fewer than 3 trials is warned about. Each episode\'s trials are averaged before aggregation.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
@@ -144,6 +110,8 @@ export const scoreModule: CommandModule = {
         { name: 'result', kind: 'repeatable', required: true, valueName: 'FILE', description: 'an evaluation result of the model: one per trial, all on one manifest' },
         { name: 'failures', kind: 'repeatable', valueName: 'FILE', description: 'declared failures of the trial of the same position (none, or one per --result)' },
         { name: 'resamples', kind: 'value', valueName: 'N', description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default: the library default, 2000)` },
+        { name: 'operational', kind: 'repeatable', valueName: 'FILE', description: 'the operational record of the trial of the same position (none, or one per --result): the trials must share one inference configuration' },
+        { name: 'stochastic', kind: 'flag', description: 'the model samples its answers: warn when fewer than 3 trials are scored' },
         OUT_OPTION,
         FORCE_OPTION,
       ],

@@ -10,7 +10,6 @@
  */
 
 import { authenticateResult } from '../../core/eval/authenticate.js';
-import { UsageError } from '../../core/errors.js';
 import type { CanonicalInput } from '../../core/json/canonical.js';
 import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { aggregateStatistics, statisticsDigest, statisticsSubject, statisticsText, type StatisticsSubject } from '../../core/stats/aggregate.js';
@@ -20,7 +19,7 @@ import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
-import { SUITE_OPTIONS, suiteDirArgument } from './evaluation.js';
+import { SUITE_OPTIONS, resamplesArgument, suiteDirArgument } from '../options.js';
 
 const RESAMPLES_OPTION: OptionSpec = {
   name: 'resamples',
@@ -28,19 +27,6 @@ const RESAMPLES_OPTION: OptionSpec = {
   valueName: 'N',
   description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default: the library default, 2000)`,
 };
-
-/**
- * --resamples: a canonical decimal integer in [1, MAX_RESAMPLES], else a
- * usage error. Undefined when absent: the library default applies, the CLI
- * does not pass a count at all.
- */
-export function resamplesArgument(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,6}$/.test(text) || Number(text) > MAX_RESAMPLES) {
-    throw new UsageError(`--resamples: must be an integer in [1, ${MAX_RESAMPLES}]`);
-  }
-  return Number(text);
-}
 
 function loadSubject(path: string, suite: Suite): StatisticsSubject {
   return statisticsSubject(authenticateResult(readTextInput(path, 'evaluation result'), path, suite));

@@ -3,18 +3,7 @@
 import type { Suite } from '../../core/world/suite.js';
 import { loadSuiteDir } from '../../node/inputs.js';
 import type { CommandModule, Report } from '../command.js';
-
-/** The suite identity every suite-based command reports (cli-v1.0.md "the suite fields"). */
-export function suiteFields(suite: Suite): Report {
-  return {
-    suite_id: suite.suiteId,
-    suite_version: suite.suiteVersion,
-    suite_hash: suite.hash,
-    visibility: suite.visibility,
-    seed_role: suite.seedRole,
-    schema_version: suite.schemaVersion,
-  };
-}
+import { suiteFields } from '../options.js';
 
 /** The suite validate report: the suite fields, scenario_count and the scenarios in manifest order. */
 export function suiteValidateReport(suite: Suite): Report {

@@ -30,7 +30,7 @@
  */
 
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
-import type { Agent } from '../sim/agent.js';
+import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import { MovementResolver } from '../sim/resolver.js';
 import { EXIT } from '../world/grid.js';
@@ -46,12 +46,17 @@ export const RETREAT_PROXIMITY = 3;
 /** Fire farther than this (Manhattan) does not restrict a blocked person's detour. */
 export const SAFE_PROXIMITY = 3;
 
-export class CongestionAwareAgent implements Agent {
+export class CongestionAwareAgent implements ViewAgent {
   private planner: CongestionPlanner | undefined;
 
   act(observation: Observation): ActionSet {
     const planner = (this.planner ??= new CongestionPlanner(new ObservedWorld(observation.map)));
     return planner.plan(observation);
+  }
+
+  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void {
+    const planner = (this.planner ??= new CongestionPlanner(new ObservedWorld(view.map)));
+    planner.planView(view, moves);
   }
 }
 
@@ -89,6 +94,21 @@ class CongestionPlanner {
     const people = observation.people;
     for (let i = 0; i < n; i++) out[people[i]!.id] = ACTIONS[this.moves[i]!]!;
     return out;
+  }
+
+  /** `plan` on the runner's fast path: the same moves, written as direction codes. */
+  planView(view: MoveView, out: Uint8Array): void {
+    const world = this.world;
+    if (world.updateFromView(view)) {
+      this.nearest.refresh();
+      this.doors.refresh();
+    }
+    const n = world.personCount;
+    if (this.moves.length < n) this.moves = new Uint8Array(Math.max(n, this.moves.length * 2));
+    this.doors.assignPersons(view.persons);
+    this.planMoves(n);
+    this.avoidBlocks(n);
+    out.set(this.moves.subarray(0, n));
   }
 
   /**

@@ -60,8 +60,9 @@ export class DoorAssignment {
   private readonly liveCount: Int32Array;
   /** Each door's queue of the people assigned so far this step. */
   private readonly queues: ReleaseQueue[];
-  /** The previous step's people (IDs, person order) and their doors. */
-  private readonly previousIds: string[] = [];
+  /** The previous step's people (person numbers, in person order) and their doors. */
+  private previousPersons = new Int32Array(16);
+  private previousCount = 0;
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
   private order = new Int32Array(16);
@@ -98,8 +99,31 @@ export class DoorAssignment {
     }
   }
 
+  /** Person numbers of the IDs seen in observations (the fast path gets person indices directly). */
+  private readonly numberOfId = new Map<string, number>();
+  private idNumbers = new Int32Array(16);
+
   /** Assigns every active person of `observation` (already read into the world) a door. */
   assign(observation: Observation): void {
+    const people = observation.people;
+    const n = people.length;
+    this.idNumbers = ensureCapacity(this.idNumbers, n);
+    const numbers = this.numberOfId;
+    for (let i = 0; i < n; i++) {
+      const id = people[i]!.id;
+      let number = numbers.get(id);
+      if (number === undefined) numbers.set(id, (number = numbers.size));
+      this.idNumbers[i] = number;
+    }
+    this.assignPersons(this.idNumbers);
+  }
+
+  /**
+   * Assigns every active person (already read into the world) a door;
+   * `persons` numbers them (equal numbers, equal persons across steps),
+   * in person order.
+   */
+  assignPersons(persons: Int32Array): void {
     const { cells, personCount: n } = this.world;
     if (this.door.length < n) {
       this.door = new Int32Array(Math.max(n, this.door.length * 2));
@@ -108,7 +132,6 @@ export class DoorAssignment {
     }
     const nearestDist = this.nearest.dist;
     const { order, door, queues, liveCount, dists, dangers } = this;
-    const people = observation.people;
     const doorCount = liveCount.length;
     if (doorCount === 1) {
       // One door: nothing to choose, no queue to model.
@@ -146,7 +169,7 @@ export class DoorAssignment {
     const sorted = keys.subarray(0, m).sort();
     for (let k = 0; k < m; k++) order[k] = sorted[k]! % PERSON_SPAN;
     for (let g = 0; g < doorCount; g++) queues[g]!.reset(maxWalk, liveCount[g]!);
-    const previousDoor = this.carryPreviousDoors(observation);
+    const previousDoor = this.carryPreviousDoors(persons, n);
     // Expected exit step plus route danger of door g for a person on `cell`; UNREACHABLE when closed.
     const cost = (g: number, cell: number): number => {
       const walk = dists[g]![cell]!;
@@ -180,8 +203,9 @@ export class DoorAssignment {
       queues[best]!.add(dists[best]![cell]!);
       door[i] = best;
     }
-    for (let i = 0; i < n; i++) this.previousIds[i] = people[i]!.id;
-    this.previousIds.length = n;
+    this.previousPersons = ensureCapacity(this.previousPersons, n);
+    this.previousPersons.set(persons.subarray(0, n));
+    this.previousCount = n;
     this.previousDoors = ensureCapacity(this.previousDoors, n);
     this.previousDoors.set(door.subarray(0, n));
   }
@@ -190,22 +214,21 @@ export class DoorAssignment {
    * Each person's door of the previous step (NO_DOOR when it had none).
    * People only ever leave, so the current people are a subsequence of the
    * previous ones in the same order, and one merge walk matches them without
-   * a map. Should an ID not be found (an observation not from one episode),
-   * nobody from there on carries a door.
+   * a map. Should a person not be found (an observation not from one
+   * episode), nobody from there on carries a door.
    */
-  private carryPreviousDoors(observation: Observation): Int32Array {
-    const people = observation.people;
-    const n = people.length;
+  private carryPreviousDoors(persons: Int32Array, n: number): Int32Array {
     this.carried = ensureCapacity(this.carried, n);
-    const ids = this.previousIds;
+    const previous = this.previousPersons;
+    const count = this.previousCount;
     let j = 0;
     let lost = false;
     for (let i = 0; i < n; i++) {
       this.carried[i] = NO_DOOR;
       if (lost) continue;
-      const id = people[i]!.id;
-      while (j < ids.length && ids[j] !== id) j++;
-      if (j === ids.length) lost = true;
+      const person = persons[i]!;
+      while (j < count && previous[j] !== person) j++;
+      if (j === count) lost = true;
       else this.carried[i] = this.previousDoors[j++]!;
     }
     return this.carried;

@@ -19,8 +19,6 @@
 import { FLOOR, type Grid } from '../world/grid.js';
 import { UNREACHABLE, exitSearch, neighbourTable, routeDanger } from './distance-fields.js';
 
-/** Sort keys pack (level, cell) exactly into one double. */
-const CELL_RANGE = 0x20000;
 
 export class ExitField {
   readonly dist: Int32Array;
@@ -28,8 +26,19 @@ export class ExitField {
   private readonly table: Int32Array;
   private readonly size: number;
   private readonly order: Int32Array;
-  private seedKeys = new Float64Array(64);
+  /**
+   * Seeds (level, cell), in insertion order; `orderSeeds` lists them by
+   * level. Each pass reads only cells one level nearer, so the order within
+   * a level does not change any result, and a counting sort by level (the
+   * levels span at most the grid) replaces the sort of packed keys that
+   * dominated profiles.
+   */
+  private seedLevel = new Int32Array(64);
+  private seedCell = new Int32Array(64);
   private seedCount = 0;
+  private sortedLevel = new Int32Array(64);
+  private sortedCell = new Int32Array(64);
+  private readonly levelCounts: Int32Array;
   private fifo = new Int32Array(64);
   private fifoValue = new Int32Array(64);
   private affected = new Int32Array(64);
@@ -59,6 +68,7 @@ export class ExitField {
     this.levelCells = new Int32Array(this.size);
     this.levelOf = new Int32Array(this.size);
     this.spread = new Int32Array(this.size);
+    this.levelCounts = new Int32Array(this.size + 2);
   }
 
   /** Recomputes the whole field. */
@@ -93,11 +103,12 @@ export class ExitField {
       let affected = 0;
       let head = 0;
       let tail = 0;
-      const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+      const seeds = this.orderSeeds();
+      const { sortedLevel, sortedCell } = this;
       let s = 0;
       for (;;) {
         let c: number;
-        if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) c = keys[s++]! % CELL_RANGE;
+        if (s < seeds && (head === tail || sortedLevel[s]! <= this.fifoValue[head]!)) c = sortedCell[s++]!;
         else if (head < tail) c = this.fifo[head++]!;
         else break;
         const level = dist[c]!;
@@ -156,16 +167,17 @@ export class ExitField {
   private settle(burning: Uint8Array): void {
     const { dist, table } = this;
     const kinds = this.grid.kinds;
-    const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+    const seeds = this.orderSeeds();
+    const { sortedLevel, sortedCell } = this;
     let s = 0;
     let head = 0;
     let tail = 0;
     for (;;) {
       let c: number;
       let v: number;
-      if (s < keys.length && (head === tail || Math.floor(keys[s]! / CELL_RANGE) <= this.fifoValue[head]!)) {
-        v = Math.floor(keys[s]! / CELL_RANGE);
-        c = keys[s++]! % CELL_RANGE;
+      if (s < seeds && (head === tail || sortedLevel[s]! <= this.fifoValue[head]!)) {
+        v = sortedLevel[s]!;
+        c = sortedCell[s++]!;
       } else if (head < tail) {
         v = this.fifoValue[head]!;
         c = this.fifo[head++]!;
@@ -187,15 +199,15 @@ export class ExitField {
   private spreadDanger(penalty: Int32Array): void {
     const { dist, danger, table, queued, levelCells, levelOf, spread } = this;
     const mark = ++this.mark;
-    const keys = this.seedKeys.subarray(0, this.seedCount).sort();
+    const seeds = this.orderSeeds();
+    const { sortedLevel, sortedCell } = this;
     let m = 0;
-    for (let s = 0; s < keys.length; s++) {
-      const key = keys[s]!;
-      const c = key % CELL_RANGE;
+    for (let s = 0; s < seeds; s++) {
+      const c = sortedCell[s]!;
       if (queued[c] === mark) continue;
       queued[c] = mark;
       levelCells[m] = c;
-      levelOf[m++] = (key - c) / CELL_RANGE;
+      levelOf[m++] = sortedLevel[s]!;
     }
     let s = 0;
     let head = 0;
@@ -229,12 +241,42 @@ export class ExitField {
   }
 
   private pushSeed(level: number, cell: number): void {
-    if (this.seedCount === this.seedKeys.length) {
-      const grown = new Float64Array(this.seedKeys.length * 2);
-      grown.set(this.seedKeys);
-      this.seedKeys = grown;
+    if (this.seedCount === this.seedLevel.length) {
+      this.seedLevel = ensure(this.seedLevel, this.seedCount + 1);
+      this.seedCell = ensure(this.seedCell, this.seedCount + 1);
     }
-    this.seedKeys[this.seedCount++] = level * CELL_RANGE + cell;
+    this.seedLevel[this.seedCount] = level;
+    this.seedCell[this.seedCount++] = cell;
+  }
+
+  /** Lists the seeds by level into `sortedLevel` / `sortedCell` (a stable counting sort); returns their number. */
+  private orderSeeds(): number {
+    const n = this.seedCount;
+    const { seedLevel, seedCell, levelCounts } = this;
+    if (this.sortedLevel.length < n) {
+      this.sortedLevel = new Int32Array(this.seedLevel.length);
+      this.sortedCell = new Int32Array(this.seedLevel.length);
+    }
+    const { sortedLevel, sortedCell } = this;
+    let lo = UNREACHABLE;
+    let hi = -1;
+    for (let i = 0; i < n; i++) {
+      const level = seedLevel[i]!;
+      if (level < lo) lo = level;
+      if (level > hi) hi = level;
+    }
+    if (n === 0) return 0;
+    // Levels are distances on the grid, so hi - lo + 1 <= cells and the counts fit.
+    const range = hi - lo + 1;
+    levelCounts.fill(0, 0, range + 1);
+    for (let i = 0; i < n; i++) levelCounts[seedLevel[i]! - lo + 1]!++;
+    for (let b = 1; b <= range; b++) levelCounts[b]! += levelCounts[b - 1]!;
+    for (let i = 0; i < n; i++) {
+      const at = levelCounts[seedLevel[i]! - lo]!++;
+      sortedLevel[at] = seedLevel[i]!;
+      sortedCell[at] = seedCell[i]!;
+    }
+    return n;
   }
 
   private pushFifo(tail: number, cell: number, value: number): number {

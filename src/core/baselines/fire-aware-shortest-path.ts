@@ -12,7 +12,7 @@
  */
 
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
-import type { Agent } from '../sim/agent.js';
+import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import { lowerManhattanDistances, manhattanDistances } from './distance-fields.js';
 import { ExitField } from './exit-field.js';
@@ -96,7 +96,7 @@ export class FireAwareField {
   }
 }
 
-export class FireAwareShortestPathAgent implements Agent {
+export class FireAwareShortestPathAgent implements ViewAgent {
   private world: ObservedWorld | undefined;
   private field: FireAwareField | undefined;
 
@@ -110,5 +110,12 @@ export class FireAwareShortestPathAgent implements Agent {
       out[people[i]!.id] = ACTIONS[descend(world, field.dist, field.danger, world.cells[i]!)]!;
     }
     return out;
+  }
+
+  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void {
+    const world = (this.world ??= new ObservedWorld(view.map));
+    const field = (this.field ??= new FireAwareField(world));
+    if (world.updateFromView(view)) field.refresh();
+    for (let i = 0; i < view.count; i++) moves[i] = descend(world, field.dist, field.danger, world.cells[i]!);
   }
 }

@@ -1,9 +1,13 @@
 /**
  * What a baseline keeps between steps: the grid (built once from the first
  * observation's map), a neighbour table, the burning mask and the active
- * persons' cells, all in typed arrays that are reused every step.
+ * persons' cells, all in typed arrays that are reused every step. It reads
+ * either an observation (the full burning set, compared with the mask) or,
+ * on the runner's fast path, a MoveView (only the newly burning cells), so
+ * that a step costs O(people + new fire) there, not O(fire).
  */
 
+import type { MoveView } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import { WALL, gridFromMap, type Grid } from '../world/grid.js';
 
@@ -17,8 +21,9 @@ export class ObservedWorld {
   readonly next: Int32Array;
   /** 1 for cells of the observed B(step), else 0. */
   readonly burning: Uint8Array;
-  /** The observed burning cells, ascending as observed; `burningCount` are valid. */
+  /** The observed burning cells, ascending once `burningList()` sorted them; `burningCount` are valid. */
   private burningCells: Int32Array;
+  private burningSorted = true;
   burningCount = 0;
   /** Incremented whenever the observed burning set changes (starts at 0, first update makes it 1). */
   burningVersion = 0;
@@ -105,7 +110,39 @@ export class ObservedWorld {
       this.grewOnly = !first;
     }
     this.burningCount = count;
+    this.burningSorted = true;
     this.addedCount = addedCount;
+    this.burningVersion++;
+    return true;
+  }
+
+  /**
+   * Reads one MoveView: the same state as `update(observation)` of the same
+   * snapshot, with the same result, from the cells that started burning
+   * since the previous view (views come one per step, from step 0).
+   */
+  updateFromView(view: MoveView): boolean {
+    const n = view.count;
+    if (this.cells.length < n) this.cells = new Int32Array(Math.max(n, this.cells.length * 2));
+    this.cells.set(view.cells.subarray(0, n));
+    this.personCount = n;
+
+    const fresh = view.added;
+    const count = fresh.length;
+    const first = this.burningVersion === 0;
+    if (!first && count === 0) return false;
+    const total = this.burningCount + count;
+    if (this.addedCells.length < count) this.addedCells = new Int32Array(Math.max(count, this.addedCells.length * 2));
+    if (this.burningCells.length < total) this.burningCells = grown(this.burningCells, total, this.burningCount);
+    const mask = this.burning;
+    this.addedCells.set(fresh);
+    this.burningCells.set(fresh, this.burningCount);
+    for (let k = 0; k < count; k++) mask[fresh[k]!] = 1;
+    // Each delta is ascending, so the list stays sorted only when it was empty before.
+    this.burningSorted = this.burningCount === 0;
+    this.burningCount = total;
+    this.addedCount = count;
+    this.grewOnly = !first;
     this.burningVersion++;
     return true;
   }
@@ -118,9 +155,14 @@ export class ObservedWorld {
     return this.addedCells.subarray(0, this.addedCount);
   }
 
-  /** The observed burning cells (a view valid until the next update). */
+  /** The observed burning cells, ascending (a view valid until the next update). */
   burningList(): Int32Array {
-    return this.burningCells.subarray(0, this.burningCount);
+    const list = this.burningCells.subarray(0, this.burningCount);
+    if (!this.burningSorted) {
+      list.sort();
+      this.burningSorted = true;
+    }
+    return list;
   }
 
   /** The cell a legal move in `dir` (1..4) from `cell` enters, or -1 when the move is illegal (off-grid, wall, burning). */
@@ -128,4 +170,11 @@ export class ObservedWorld {
     const n = this.next[cell * 4 + dir - 1]!;
     return n >= 0 && this.burning[n] === 0 ? n : -1;
   }
+}
+
+/** A larger copy of `array` keeping its first `used` entries. */
+function grown(array: Int32Array, needed: number, used: number): Int32Array {
+  const out = new Int32Array(Math.max(needed, array.length * 2));
+  out.set(array.subarray(0, used));
+  return out;
 }

@@ -6,29 +6,41 @@
  */
 
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
-import type { Agent } from '../sim/agent.js';
+import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import type { Grid } from '../world/grid.js';
 import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
-export class StaticFieldAgent implements Agent {
+export class StaticFieldAgent implements ViewAgent {
   private world: ObservedWorld | undefined;
   private field: Int32Array | undefined;
 
   constructor(private readonly buildField: (grid: Grid) => Int32Array) {}
 
   act(observation: Observation): ActionSet {
-    let world = this.world;
-    if (world === undefined) {
-      world = this.world = new ObservedWorld(observation.map);
-      this.field = this.buildField(world.grid);
-    }
+    const world = this.worldFor(observation.map);
     world.update(observation);
     const field = this.field!;
     const out: Record<string, Action> = {};
     const people = observation.people;
     for (let i = 0; i < people.length; i++) out[people[i]!.id] = ACTIONS[descend(world, field, null, world.cells[i]!)]!;
     return out;
+  }
+
+  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void {
+    const world = this.worldFor(view.map);
+    world.updateFromView(view);
+    const field = this.field!;
+    for (let i = 0; i < view.count; i++) moves[i] = descend(world, field, null, world.cells[i]!);
+  }
+
+  private worldFor(map: readonly string[]): ObservedWorld {
+    let world = this.world;
+    if (world === undefined) {
+      world = this.world = new ObservedWorld(map);
+      this.field = this.buildField(world.grid);
+    }
+    return world;
   }
 }

@@ -5,7 +5,7 @@
  * canonical JSON.
  */
 
-import { MismatchError, UsageError, ValidationError } from '../errors.js';
+import { MismatchError, ValidationError, fieldError } from '../errors.js';
 import { digestOf } from '../hash.js';
 import { canonicalJson, indentedJson, type JsonObject } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
@@ -53,12 +53,13 @@ export function suiteIdentity(suite: Suite): SuiteIdentity {
 
 /** Builds the manifest. Seeds keep their order; a duplicate or malformed seed is a usage error. */
 export function buildManifest(suite: Suite, seeds: readonly string[]): EvaluationManifest {
-  if (seeds.length === 0) throw new UsageError('at least one --seed is required');
+  // Errors name the field `seeds` (the CLI says --seed, src/cli/field-flags.ts).
+  if (seeds.length === 0) throw fieldError('seeds', 'at least one seed is required');
   const seen = new Set<string>();
   // Seed values are never echoed (cli-v1.0.md): messages name the position.
   seeds.forEach((seed, i) => {
-    if (!isSeed(seed)) throw new UsageError(`--seed: the seed in position ${i + 1} must be a decimal integer in [0, 2**64 - 1]`);
-    if (seen.has(seed)) throw new UsageError(`--seed: the seed in position ${i + 1} duplicates an earlier one (the seeds must be distinct)`);
+    if (!isSeed(seed)) throw fieldError('seeds', `the seed in position ${i + 1} must be a decimal integer in [0, 2**64 - 1]`);
+    if (seen.has(seed)) throw fieldError('seeds', `the seed in position ${i + 1} duplicates an earlier one (the seeds must be distinct)`);
     seen.add(seed);
   });
   const episodes: ManifestEpisode[] = [];

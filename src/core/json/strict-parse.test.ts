@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, parseStrictJson } from './strict-parse.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonInput, parseStrictJson } from './strict-parse.js';
+import { ValidationError } from '../errors.js';
 
 function errorOf(text: string): JsonSyntaxError {
   try {
@@ -50,5 +51,18 @@ describe('strict JSON parser', () => {
     expect(Object.keys(value)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  });
+
+  it(`accepts ${MAX_JSON_DEPTH} nested levels and rejects one more, without recursing past the limit`, () => {
+    const ok = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+    expect(() => parseStrictJson(ok)).not.toThrow();
+    const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+    expect(errorOf(deep).reason).toBe(`$${'[0]'.repeat(19)}[0...: nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
+    expect(errorOf(deep).column).toBe(MAX_JSON_DEPTH + 1);
+    expect(errorOf('{"a":'.repeat(300) + '1' + '}'.repeat(300)).reason).toBe(`$${'.a'.repeat(29)}....: nested deeper than 256 arrays and objects`);
+    // Far past any stack: still a syntax error, never a RangeError.
+    const huge = '['.repeat(100_000);
+    expect(errorOf(huge).reason).toContain('nested deeper than');
+    expect(() => parseJsonInput(huge, 'deep.json')).toThrow(ValidationError);
   });
 });

@@ -6,6 +6,11 @@
  * them. This parser accepts RFC 8259 JSON and additionally rejects duplicate
  * keys and every number that is not a canonical integer within +-(2^53 - 1)
  * (no artifact of the benchmark holds a float).
+ *
+ * Nesting is limited to {@link MAX_JSON_DEPTH} arrays and objects: the parser
+ * recurses once per level, and an unbounded input (5,000 nested arrays) would
+ * otherwise overflow the call stack, a crash instead of a precise error. No
+ * artifact of the benchmark nests deeper than about 8 levels.
  */
 
 import { ValidationError } from '../errors.js';
@@ -23,12 +28,21 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** The deepest nesting of arrays and objects accepted (documented in docs/formats.md). */
+export const MAX_JSON_DEPTH = 256;
+
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
+/** A path of a deep value, cut to a readable length. */
+function shortPath(path: string): string {
+  return path.length > 64 ? `${path.slice(0, 60)}...` : path;
+}
+
 class Parser {
   private pos = 0;
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   fail(reason: string, at = this.pos): never {
@@ -59,9 +73,13 @@ class Parser {
     const ch = this.text[this.pos];
     switch (ch) {
       case '{':
-        return this.parseObject(path);
-      case '[':
-        return this.parseArray(path);
+      case '[': {
+        if (this.depth >= MAX_JSON_DEPTH) this.fail(`${shortPath(path)}: nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
+        this.depth++;
+        const value = ch === '{' ? this.parseObject(path) : this.parseArray(path);
+        this.depth--;
+        return value;
+      }
       case '"':
         return this.parseString();
       case 't':

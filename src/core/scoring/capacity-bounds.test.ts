@@ -147,6 +147,8 @@ describe('the capacity bounds are lower bounds for every policy', () => {
           expectValidBounds(start, outcome, refs);
           const { evacuees } = evacueesOf(outcome);
           const b = capacityBounds(start.scenario.grid, start.fire, refs, evacuees);
+          // The shortcut for evacuees with L_i = w(x_i) gives what the reach walk gives.
+          expect(capacityBounds(start.scenario.grid, start.fire, refs, evacuees, true)).toEqual(b);
           if (b.cutBound > b.queueBound) queued++;
         }
       }),

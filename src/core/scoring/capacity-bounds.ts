@@ -109,13 +109,16 @@ export function evacueeTimeQueueBound(grid: Grid, fire: FireWorld, refs: Referen
   return listScheduleSum(releases, new SlotCapacity(exitSteps, 0), fire.maxSteps);
 }
 
-/** Q_exit and Q_cut together, with sum(L_i). */
-export function capacityBounds(grid: Grid, fire: FireWorld, refs: References, evacuees: ArrayLike<number>): CapacityBounds {
+/**
+ * Q_exit and Q_cut together, with sum(L_i). `walkEveryEvacuee` (tests only)
+ * turns off the shortcut of cutThresholdMaximum, which must not change a value.
+ */
+export function capacityBounds(grid: Grid, fire: FireWorld, refs: References, evacuees: ArrayLike<number>, walkEveryEvacuee = false): CapacityBounds {
   const releases = evacueeReleases(refs, evacuees);
   let earliestSum = 0;
   for (const l of releases) earliestSum += l;
   const queueBound = evacueeTimeQueueBound(grid, fire, refs, evacuees);
-  const cutBound = Math.max(queueBound, cutThresholdMaximum(grid, fire, refs, evacuees, releases));
+  const cutBound = Math.max(queueBound, cutThresholdMaximum(grid, fire, refs, evacuees, releases, walkEveryEvacuee));
   return { earliestSum, queueBound, cutBound };
 }
 
@@ -311,7 +314,7 @@ function sweepThresholds(grid: Grid, graph: OpenGraph, fire: FireWorld, w: Int32
 }
 
 /** The maximum over thresholds of the cut bound (steps 2-5 of evacueeTimeCutBound). */
-function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evacuees: ArrayLike<number>, releases: Int32Array): number {
+function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evacuees: ArrayLike<number>, releases: Int32Array, walkEveryEvacuee: boolean): number {
   const size = grid.rows * grid.cols;
   const H = fire.maxSteps;
   const ign = fire.ignitionStep;
@@ -323,7 +326,8 @@ function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evac
   const starts = Int32Array.from({ length: evacuees.length }, (_, k) => refs.startCells[evacuees[k]!]!);
   const { maxW, groups, cutGroup, personGroup, personGroupStart } = sweepThresholds(grid, graph, fire, w, starts);
 
-  // Step 3: one single-person reach BFS per evacuee in some group (O(cells) each).
+  // Step 3: one single-person reach BFS per evacuee in some group (O(cells) each), except for an
+  // evacuee whose L_i is its wall-only distance, whose r and q per threshold are known in advance.
   const reach = new Int32Array(size);
   const stamp = new Int32Array(size).fill(-1);
   const queue = new Int32Array(size);
@@ -334,35 +338,46 @@ function cutThresholdMaximum(grid: Grid, fire: FireWorld, refs: References, evac
     const own = w[x0]!;
     if (own < 2) continue;
     const offset = personGroupStart[k]! - 1;
-    stamp[x0] = k;
-    reach[x0] = 0;
-    queue[0] = x0;
-    let tail = 1;
-    // L(c, s) - s >= w(c) = d for a cut cell of threshold d, so a threshold
-    // whose q has reached d (its r was final when first set: BFS order) is
-    // settled; the walk stops once every threshold below w(x_i) is.
-    let unsettled = own - 1;
-    for (let head = 0; head < tail && unsettled > 0; head++) {
-      const x = queue[head]!;
-      const t1 = reach[x]! + 1;
-      if (t1 > H) continue;
-      for (let j = start[x]!, end = start[x + 1]!; j < end; j++) {
-        const y = list[j]!;
-        // Entering y in step t1 needs y outside B(t1); exits end a walk (nobody stands on one).
-        if (stamp[y] === k || ign[y]! <= t1 || kinds[y] === EXIT) continue;
-        stamp[y] = k;
-        reach[y] = t1;
-        queue[tail++] = y;
-        const g = cutGroup[y]!;
-        if (g < 0) continue;
-        const d = w[y]!;
-        if (d >= own || personGroup[offset + d] !== g) continue;
-        const l = table[t1 * size + y]!;
-        if (l === NO_ESCAPE) continue;
-        if (t1 < release[offset + d]!) release[offset + d] = t1;
-        if (l - t1 < remaining[offset + d]!) {
-          remaining[offset + d] = l - t1;
-          if (l - t1 === d) unsettled--;
+    if (releases[k] === own && !walkEveryEvacuee) {
+      // L_i = w(x_i): the escape walks a shortest wall-only path without a stop, so at step own - d it
+      // stands on a cut cell of threshold d of its own group (the path stays in K until then) with
+      // L - s = own - (own - d) = d. Both are the least possible (E_i(c) >= own - d, L(c, s) - s >= d),
+      // so they are what the walk below finds, without walking.
+      for (let d = 1; d < own; d++) {
+        release[offset + d] = own - d;
+        remaining[offset + d] = d;
+      }
+    } else {
+      stamp[x0] = k;
+      reach[x0] = 0;
+      queue[0] = x0;
+      let tail = 1;
+      // L(c, s) - s >= w(c) = d for a cut cell of threshold d, so a threshold
+      // whose q has reached d (its r was final when first set: BFS order) is
+      // settled; the walk stops once every threshold below w(x_i) is.
+      let unsettled = own - 1;
+      for (let head = 0; head < tail && unsettled > 0; head++) {
+        const x = queue[head]!;
+        const t1 = reach[x]! + 1;
+        if (t1 > H) continue;
+        for (let j = start[x]!, end = start[x + 1]!; j < end; j++) {
+          const y = list[j]!;
+          // Entering y in step t1 needs y outside B(t1); exits end a walk (nobody stands on one).
+          if (stamp[y] === k || ign[y]! <= t1 || kinds[y] === EXIT) continue;
+          stamp[y] = k;
+          reach[y] = t1;
+          queue[tail++] = y;
+          const g = cutGroup[y]!;
+          if (g < 0) continue;
+          const d = w[y]!;
+          if (d >= own || personGroup[offset + d] !== g) continue;
+          const l = table.at(y, t1);
+          if (l === NO_ESCAPE) continue;
+          if (t1 < release[offset + d]!) release[offset + d] = t1;
+          if (l - t1 < remaining[offset + d]!) {
+            remaining[offset + d] = l - t1;
+            if (l - t1 === d) unsettled--;
+          }
         }
       }
     }

@@ -20,6 +20,9 @@
  *   cost, cost_unit             an exact non-negative fraction "num/den" in
  *                               lowest terms ("3/20") and its unit, or both null
  *   retries, timeouts           non-negative integers
+ *   response_cache_hits         optional, integer >= 1: present only when
+ *                               answers were served from a response cache
+ *                               (such a record is refused by `score --pack`)
  *
  * Every value is finite by construction: integers are JSON integers within
  * +-(2^53 - 1), decimals and fractions are digit strings.
@@ -49,6 +52,8 @@ export interface OperationalRecord {
   readonly retries: number;
   readonly timeouts: number;
   readonly trials: number;
+  /** Present (>= 1) only when some answers came from a response cache. */
+  readonly response_cache_hits?: number;
 }
 
 const RECORD_KEYS = [
@@ -94,7 +99,7 @@ function readId(r: FieldReader, value: JsonValue | undefined, path: string): str
 /** Validates an operational record value (ValidationError naming the field, exit 3). */
 export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
   const r = new FieldReader(source);
-  const obj = r.object(value, '$', RECORD_KEYS);
+  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits']);
   r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
   readId(r, obj['model_id'], 'model_id');
   readId(r, obj['provider_id'], 'provider_id');
@@ -104,6 +109,7 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
   const latency = r.string(obj['latency_seconds'], 'latency_seconds');
   if (!EXACT_DECIMAL.test(latency)) r.fail('latency_seconds', 'must be an exact non-negative decimal string (e.g. "12.5"; no sign, exponent, or leading or trailing zeros)');
   for (const key of ['input_tokens', 'output_tokens', 'retries', 'timeouts']) r.integer(obj[key], key, 0);
+  if (obj['response_cache_hits'] !== undefined) r.integer(obj['response_cache_hits'], 'response_cache_hits', 1);
   const cost = obj['cost'];
   const unit = obj['cost_unit'];
   if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
@@ -134,6 +140,8 @@ export interface OperationalRecordInput {
   readonly cost: { readonly amount: Rational; readonly unit: string } | null;
   readonly retries: number;
   readonly timeouts: number;
+  /** Answers served from a response cache; 0 or absent leaves the field out. */
+  readonly responseCacheHits?: number;
 }
 
 /** Builds and validates a record (ValidationError on a bad value). */
@@ -153,6 +161,7 @@ export function buildOperationalRecord(input: OperationalRecordInput, source = '
     retries: input.retries,
     timeouts: input.timeouts,
     trials: input.trials,
+    ...(input.responseCacheHits === undefined || input.responseCacheHits === 0 ? {} : { response_cache_hits: input.responseCacheHits }),
   };
   // Non-integer numbers would be rejected by canonical JSON; catch them as a field error first.
   for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {

@@ -191,15 +191,14 @@ export function randomLegalPolicy(seed: number): MovePolicy {
 export function privilegedGreedyPolicy(refs: References): MovePolicy {
   return (sim) => {
     const t = sim.t;
-    const n = refs.cellCount;
     return Uint8Array.from(sim.active, (i) => {
       const x = sim.cells[i]!;
       let best: Direction = STAY;
-      let bestL = t + 1 <= refs.maxSteps ? refs.earliestTable[(t + 1) * n + x]! : NO_ESCAPE;
+      let bestL = t + 1 <= refs.maxSteps ? refs.earliestTable.at(x, t + 1) : NO_ESCAPE;
       for (const dir of legalDirections(sim, x)) {
         if (dir === STAY) continue;
         const y = neighbour(sim.grid, x, dir);
-        const l = sim.grid.kinds[y] === EXIT ? t + 1 : t + 1 <= refs.maxSteps ? refs.earliestTable[(t + 1) * n + y]! : NO_ESCAPE;
+        const l = sim.grid.kinds[y] === EXIT ? t + 1 : t + 1 <= refs.maxSteps ? refs.earliestTable.at(y, t + 1) : NO_ESCAPE;
         if (l < bestL || (l === bestL && best === STAY && l !== NO_ESCAPE)) {
           best = dir;
           bestL = l;

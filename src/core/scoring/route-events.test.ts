@@ -120,7 +120,7 @@ describe('Replanning is a privileged ratio', () => {
             expect([before, after]).toEqual([e.distanceBefore, e.distanceAfter]);
             expect(before).not.toBe(NO_ROUTE);
             expect(after).toBeGreaterThan(before);
-            expect(e.earliest).toBe(refs.earliestTable[e.step * size + e.cell]);
+            expect(e.earliest).toBe(refs.earliestTable.at(e.cell, e.step));
             if (e.recoverable) expect(e.resolution).toBeGreaterThanOrEqual(e.earliest);
           }
         }

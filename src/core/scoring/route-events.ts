@@ -139,14 +139,13 @@ export class RouteEventObserver implements EpisodeObserver {
     if (t <= this.beforeStep) throw new Error(`route events: step ${t} arrived after step ${this.beforeStep}`);
     fireAwareDistances(this.grid, this.fire, t, this.after, this.queue);
     const { before, after } = this;
-    const size = this.references.cellCount;
     const table = this.references.earliestTable;
     for (let k = 0; k < event.active.length; k++) {
       const x = event.cellsBefore[k]!;
       const was = before[x]!;
       const now = after[x]!;
       if (was === NO_ROUTE || now <= was) continue;
-      this.pending.push({ person: event.active[k]!, step: t, cell: x, distanceBefore: was, distanceAfter: now, earliest: table[t * size + x]! });
+      this.pending.push({ person: event.active[k]!, step: t, cell: x, distanceBefore: was, distanceAfter: now, earliest: table.at(x, t) });
     }
     this.before = after;
     this.after = before;

@@ -19,7 +19,6 @@
  */
 
 import { fileDigest } from '../hash.js';
-import { canonicalJson } from '../json/canonical.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
@@ -34,6 +33,7 @@ import {
   type TerminationReason,
 } from './events.js';
 import { personId } from './observation.js';
+import { canonicalRecordJson } from './record-text.js';
 
 export type OutcomeStatus = 'evacuated' | 'dead' | 'stranded';
 
@@ -69,7 +69,7 @@ export type RunRecord = {
 
 /** The record's exact text: canonical JSON plus one LF. */
 export function recordText(record: RunRecord): string {
-  return canonicalJson(record) + '\n';
+  return canonicalRecordJson(record) + '\n';
 }
 
 /** The record digest: SHA-256 of the file text without its final LF. */
@@ -81,6 +81,8 @@ export function recordDigest(text: string): string {
 export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57];
 
 const CHUNK = 8192;
+// Reused by every call (directionString is synchronous): a fresh buffer per call was a typed-array allocation per step.
+const charBuffer = new Uint16Array(CHUNK);
 
 /**
  * The record string of direction codes; with `blocked`, a blocked move is
@@ -88,7 +90,7 @@ const CHUNK = 8192;
  */
 export function directionString(moves: Uint8Array, blocked?: Uint8Array): string {
   let out = '';
-  const buffer = new Uint16Array(Math.min(moves.length, CHUNK));
+  const buffer = charBuffer;
   for (let start = 0; start < moves.length; start += CHUNK) {
     const end = Math.min(moves.length, start + CHUNK);
     for (let k = start; k < end; k++) {

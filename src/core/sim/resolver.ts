@@ -15,7 +15,8 @@
  * positions (the scrub property).
  */
 
-import { EXIT, STAY, WALL, neighbour, type Direction, type Grid } from '../world/grid.js';
+import { sortAscending } from '../world/frontier.js';
+import { EXIT, NORTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
 
 export const NOT_BLOCKED = 0;
 export const BLOCKED_OCCUPIED = 1;
@@ -56,21 +57,49 @@ const BLOCKED = 3;
 
 /**
  * A resolver bound to one grid. It keeps grid-sized scratch arrays between
- * calls (cleared after use), so resolving a step costs O(people), not
- * O(cells). Not re-entrant; create one per simulation.
+ * calls, valid only where their generation stamp equals the current call's
+ * (so nothing is cleared, and a step costs O(people), not O(cells)), and a
+ * neighbour table so that a move's target is one array read. Not
+ * re-entrant; create one per simulation.
  */
 export class MovementResolver {
+  /** `next[cell * 4 + dir - 1]`: the cell one step in `dir` (1..4), -1 off the grid. Walls included. */
+  private readonly next: Int32Array;
+  /** Cell -> mover index standing on it, valid where `occupantGen[cell] === gen`. */
   private readonly occupant: Int32Array;
-  private readonly claims: Uint32Array;
+  private readonly occupantGen: Uint32Array;
+  /** Cell -> number of movers targeting it, valid where `claimGen[cell] === gen`. */
+  private readonly claims: Int32Array;
+  private readonly claimGen: Uint32Array;
+  private gen = 0;
   // Per-person scratch, grown to the largest crowd seen; reused across steps.
   private target = new Int32Array(0);
   private state = new Uint8Array(0);
-  private readonly path: number[] = [];
+  private path = new Int32Array(0);
+  private contestedScratch = new Int32Array(0);
 
   constructor(readonly grid: Grid) {
-    const size = grid.rows * grid.cols;
-    this.occupant = new Int32Array(size).fill(-1);
-    this.claims = new Uint32Array(size);
+    const { rows, cols } = grid;
+    const size = rows * cols;
+    this.occupant = new Int32Array(size);
+    this.occupantGen = new Uint32Array(size);
+    this.claims = new Int32Array(size);
+    this.claimGen = new Uint32Array(size);
+    const next = new Int32Array(size * 4);
+    for (let cell = 0; cell < size; cell++) {
+      for (let dir = NORTH; dir <= WEST; dir++) next[cell * 4 + dir - 1] = neighbour(grid, cell, dir as Direction);
+    }
+    this.next = next;
+  }
+
+  /** A fresh generation; after 2^32 - 1 calls the stamps are cleared once. */
+  private nextGen(): number {
+    if (this.gen === 0xffffffff) {
+      this.occupantGen.fill(0);
+      this.claimGen.fill(0);
+      this.gen = 0;
+    }
+    return ++this.gen;
   }
 
   /**
@@ -81,45 +110,57 @@ export class MovementResolver {
    */
   resolve(cells: ArrayLike<number>, moves: ArrayLike<number>): Resolution {
     const n = cells.length;
-    const { grid, occupant, claims } = this;
-    const kinds = grid.kinds;
+    const { next, occupant, occupantGen, claims, claimGen } = this;
+    const kinds = this.grid.kinds;
     if (this.target.length < n) {
       this.target = new Int32Array(n);
       this.state = new Uint8Array(n);
+      this.path = new Int32Array(n);
+      this.contestedScratch = new Int32Array(n);
     }
-    const target = this.target;
-    const state = this.state;
-    target.fill(-1, 0, n);
-    state.fill(PENDING, 0, n);
-    const blocked = new Uint8Array(n);
-    const contested: number[] = [];
+    const { target, state, path } = this;
+    const gen = this.nextGen();
+    // One buffer for the three result arrays (one allocation for the garbage collector to track, not three).
+    const buffer = new ArrayBuffer(n * 6);
+    const out = new Int32Array(buffer, 0, n);
+    const blocked = new Uint8Array(buffer, n * 4, n);
+    const evacuated = new Uint8Array(buffer, n * 5, n);
+    const contestedScratch = this.contestedScratch;
+    let contestedCount = 0;
 
-    for (let i = 0; i < n; i++) occupant[cells[i]!] = i;
+    for (let i = 0; i < n; i++) {
+      const cell = cells[i]!;
+      occupant[cell] = i;
+      occupantGen[cell] = gen;
+    }
 
     // 1. Conflict: the earliest claimant of each target cell keeps it.
     for (let i = 0; i < n; i++) {
-      const dir = moves[i]! as Direction;
-      if (dir === STAY) continue;
-      const t = neighbour(grid, cells[i]!, dir);
-      if (t < 0 || kinds[t] === WALL) {
-        this.clear(cells, target);
-        throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
+      const dir = moves[i]!;
+      state[i] = PENDING;
+      if (dir === STAY) {
+        target[i] = -1;
+        continue;
       }
+      const t = dir >= NORTH && dir <= WEST ? next[cells[i]! * 4 + dir - 1]! : -1;
+      if (t < 0 || kinds[t] === WALL) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
       target[i] = t;
+      if (claimGen[t] !== gen) {
+        claimGen[t] = gen;
+        claims[t] = 1;
+        continue;
+      }
       const count = claims[t]!;
       claims[t] = count + 1;
-      if (count > 0) {
-        blocked[i] = BLOCKED_CONFLICT;
-        state[i] = BLOCKED;
-        if (count === 1) contested.push(t);
-      }
+      blocked[i] = BLOCKED_CONFLICT;
+      state[i] = BLOCKED;
+      if (count === 1) contestedScratch[contestedCount++] = t;
     }
 
     // 2. Chains: follow each pending mover to the occupant of its target.
-    const path = this.path;
     for (let i = 0; i < n; i++) {
       if (target[i]! < 0 || state[i] !== PENDING) continue;
-      path.length = 0;
+      let length = 0;
       let cur = i;
       let success: boolean;
       let cycleStart = -1;
@@ -136,24 +177,20 @@ export class MovementResolver {
           break;
         }
         state[cur] = VISITING;
-        path.push(cur);
+        path[length++] = cur;
         const t = target[cur]!;
-        if (kinds[t] === EXIT) {
+        if (kinds[t] === EXIT || occupantGen[t] !== gen) {
           success = true;
           break;
         }
         const o = occupant[t]!;
-        if (o < 0) {
-          success = true;
-          break;
-        }
         if (target[o]! < 0) {
           success = false; // a STAY person holds the target
           break;
         }
         cur = o;
       }
-      for (let k = 0; k < path.length; k++) {
+      for (let k = 0; k < length; k++) {
         const p = path[k]!;
         if (success) state[p] = SUCCEEDED;
         else {
@@ -163,8 +200,6 @@ export class MovementResolver {
       }
     }
 
-    const out = new Int32Array(n);
-    const evacuated = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       if (state[i] === SUCCEEDED) {
         const t = target[i]!;
@@ -172,18 +207,11 @@ export class MovementResolver {
         if (kinds[t] === EXIT) evacuated[i] = 1;
       } else out[i] = cells[i]!;
     }
-    this.clear(cells, target);
-    if (contested.length > 1) contested.sort((a, b) => a - b);
+    // A typed sort without comparator calls: Array.prototype.sort's setup cost showed in profiles.
+    sortAscending(contestedScratch, contestedCount);
+    const contested = new Array<number>(contestedCount);
+    for (let k = 0; k < contestedCount; k++) contested[k] = contestedScratch[k]!;
     return { cells: out, blocked, evacuated, contested };
-  }
-
-  private clear(cells: ArrayLike<number>, target: Int32Array): void {
-    // `target` may be longer than this step's crowd: only the first cells.length entries are this step's.
-    for (let i = 0; i < cells.length; i++) {
-      this.occupant[cells[i]!] = -1;
-      const t = target[i]!;
-      if (t >= 0) this.claims[t] = 0;
-    }
   }
 }
 

@@ -8,6 +8,7 @@ import { AgentError, EmberError, ModelOutputError } from '../errors.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import type { Agent } from './agent.js';
 import type { EpisodeObserver, EpisodeOutcome } from './events.js';
+import { ACT_ON_VIEW, isViewAgent, type ViewAgent } from './move-view.js';
 import type { Observation } from './observation.js';
 import { RecordBuilder, type RunRecord } from './record.js';
 import { EpisodeSimulation } from './simulation.js';
@@ -65,22 +66,20 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
   const builder = new RecordBuilder(start);
   let failed = false;
   try {
+    const viaView = isViewAgent(claimed);
     while (!sim.done) {
-      const observation: Observation = sim.observe();
-      let output: unknown;
-      try {
-        output = claimed.act(observation);
-        if (isThenable(output)) output = await output;
-      } catch (error) {
-        throw asAgentError(error, `in act at step ${observation.step}`);
-      }
       let moves: Uint8Array;
-      try {
-        moves = sim.checkActions(output);
-      } catch (error) {
-        if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${observation.step}: ${error.message}`);
-        // Reading the action set ran agent code (a getter or proxy) that raised.
-        throw asAgentError(error, `while its action set was read at step ${observation.step}`);
+      if (viaView) moves = actOnView(sim, claimed);
+      else {
+        const observation: Observation = sim.observe();
+        let output: unknown;
+        try {
+          output = claimed.act(observation);
+          if (isThenable(output)) output = await output;
+        } catch (error) {
+          throw asAgentError(error, `in act at step ${observation.step}`);
+        }
+        moves = checkOutput(sim, output, observation.step);
       }
       const event = sim.step(moves);
       builder.onStep(event);
@@ -96,6 +95,35 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
   } finally {
     await closeAgent(claimed, failed);
   }
+}
+
+/** The action check of an action set (the documented interface). */
+function checkOutput(sim: EpisodeSimulation, output: unknown, step: number): Uint8Array {
+  try {
+    return sim.checkActions(output);
+  } catch (error) {
+    if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${step}: ${error.message}`);
+    // Reading the action set ran agent code (a getter or proxy) that raised.
+    throw asAgentError(error, `while its action set was read at step ${step}`);
+  }
+}
+
+/** One step of an in-process agent on the fast path (move-view.ts): the same action check, on direction codes. */
+function actOnView(sim: EpisodeSimulation, agent: ViewAgent): Uint8Array {
+  const view = sim.view();
+  const moves = new Uint8Array(view.count);
+  try {
+    agent[ACT_ON_VIEW](view, moves);
+  } catch (error) {
+    throw asAgentError(error, `in act at step ${view.step}`);
+  }
+  try {
+    sim.checkMoves(moves);
+  } catch (error) {
+    if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${view.step}: ${error.message}`);
+    throw error;
+  }
+  return moves;
 }
 
 async function closeAgent(agent: Agent, failed: boolean): Promise<void> {

@@ -12,9 +12,13 @@
 import { personId, type Observation, type ObservedPerson } from './observation.js';
 import { checkActionSet, checkMoveCodes, type ActionCheckContext } from './action-check.js';
 import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
+import type { MoveView } from './move-view.js';
 import { MovementResolver } from './resolver.js';
 import { FLOOR, type CellPair, type Grid } from '../world/grid.js';
 import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
+
+/** An empty person list, shared (a zero-length array cannot be written to). */
+const NOBODY = new Int32Array(0);
 
 /** Merges ascending, disjoint cell lists into one ascending list. */
 function mergeAscending(base: readonly number[], added: readonly number[]): number[] {
@@ -59,6 +63,10 @@ export class EpisodeSimulation implements ActionCheckContext {
   private burningCells: readonly number[] = [];
   private burningView: readonly CellPair[] = Object.freeze([]);
   private burningViewStep = -1;
+  // The fast path's view: scratch copies, so an agent that writes into them cannot corrupt the episode.
+  private readonly viewPersons: Int32Array;
+  private readonly viewCells: Int32Array;
+  private viewAdded = new Int32Array(16);
 
   constructor(readonly start: EpisodeStart) {
     const { scenario, fire, startCells } = start;
@@ -95,6 +103,8 @@ export class EpisodeSimulation implements ActionCheckContext {
     this.pairCache = new Array<CellPair | undefined>(grid.rows * grid.cols);
     this.mapView = Object.freeze([...grid.map]);
     this.exitsView = Object.freeze(grid.exits.map((cell) => this.pair(cell)));
+    this.viewPersons = new Int32Array(this.population);
+    this.viewCells = new Int32Array(this.population);
     if (this.population === 0) this.ended = 'all_resolved';
   }
 
@@ -171,6 +181,37 @@ export class EpisodeSimulation implements ActionCheckContext {
     };
   }
 
+  /**
+   * Snapshot t for an in-process agent (move-view.ts): the observation's
+   * content in typed arrays, the fire as B(t) minus B(t-1). O(active persons
+   * + newly burning cells).
+   */
+  view(): MoveView {
+    const active = this.activeNow;
+    const n = active.length;
+    const { viewPersons, viewCells, cells } = this;
+    for (let k = 0; k < n; k++) {
+      const i = active[k]!;
+      viewPersons[k] = i;
+      viewCells[k] = cells[i]!;
+    }
+    const fresh = this.fire.newlyBurning[this.now]!;
+    if (this.viewAdded.length < fresh.length) this.viewAdded = new Int32Array(fresh.length);
+    const added = this.viewAdded;
+    for (let k = 0; k < fresh.length; k++) added[k] = fresh[k]!;
+    return {
+      step: this.now,
+      maxSteps: this.maxSteps,
+      map: this.mapView,
+      count: n,
+      persons: viewPersons,
+      cells: viewCells,
+      added: added.subarray(0, fresh.length),
+      evacuated: this.evacuatedCount,
+      dead: this.deadCount,
+    };
+  }
+
   /** The action check of an agent's output; returns a direction code per active person. */
   checkActions(actions: unknown): Uint8Array {
     this.assertRunning();
@@ -197,14 +238,18 @@ export class EpisodeSimulation implements ActionCheckContext {
     const t = this.now;
     const t1 = t + 1;
 
-    const cellsBefore = new Int32Array(n);
+    // One buffer for this step's arrays (cells before, next active, deaths):
+    // each typed array with its own buffer is a separate allocation that the
+    // garbage collector must track, and they showed in profiles.
+    const buffer = new ArrayBuffer(n * 12);
+    const cellsBefore = new Int32Array(buffer, 0, n);
     for (let k = 0; k < n; k++) cellsBefore[k] = cells[active[k]!]!;
     // 3. Movement. The action check kept every target out of B(t), so an exit won is non-burning.
     const resolution = this.resolver.resolve(cellsBefore, moves);
 
     // 4-5. Fire is B(t+1) from the fire world; whoever stands on it dies.
-    const next = new Int32Array(n);
-    const died = new Int32Array(n);
+    const next = new Int32Array(buffer, n * 4, n);
+    const died = new Int32Array(buffer, n * 8, n);
     let remaining = 0;
     let deaths = 0;
     for (let k = 0; k < n; k++) {
@@ -229,16 +274,16 @@ export class EpisodeSimulation implements ActionCheckContext {
     // 6. Termination.
     if (remaining === 0) {
       this.ended = 'all_resolved';
-      this.activeNow = new Int32Array(0);
+      this.activeNow = NOBODY;
     } else if (t1 === this.maxSteps) {
       this.ended = 'horizon';
       for (let k = 0; k < remaining; k++) {
         status[next[k]!] = STRANDED;
         statusStep[next[k]!] = this.maxSteps;
       }
-      this.activeNow = new Int32Array(0);
+      this.activeNow = NOBODY;
     } else {
-      this.activeNow = next.slice(0, remaining);
+      this.activeNow = next.subarray(0, remaining);
     }
 
     return {
@@ -247,7 +292,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       cellsBefore,
       moves,
       resolution,
-      died: died.slice(0, deaths),
+      died: deaths === 0 ? NOBODY : died.subarray(0, deaths),
       newlyBurning: this.fire.newlyBurning[t1]!,
     };
   }

@@ -27,7 +27,8 @@ import type { EpisodeMetrics } from '../metrics/metrics.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, type Interval } from './bootstrap.js';
 import { buildHierarchy, type Hierarchy } from './hierarchy.js';
-import { jointBootstrapStatistics, jointInterval, type BootstrapUnit } from './joint-bootstrap.js';
+import { jointBootstrapIntervals } from './filtered-intervals.js';
+import type { BootstrapUnit } from './joint-bootstrap.js';
 import { Rational } from './rational.js';
 
 export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
@@ -214,23 +215,37 @@ export function metricIntervals(
 ): (Interval | null)[] {
   const drawn = values.map((list) => list.reduce((n, v) => (v === null ? n : n + 1), 0) >= MIN_INTERVAL_EPISODES);
   if (!drawn.includes(true)) return values.map(() => null);
-  const statistics = jointBootstrapStatistics(
+  // Exact intervals from double statistics plus a few exact resamples (filtered-intervals.ts).
+  const intervals = jointBootstrapIntervals(
     units,
     values.filter((_, m) => drawn[m]),
     seed32,
     resamples,
   );
   let next = 0;
-  return drawn.map((d) => (d ? jointInterval(statistics[next++]!) : null));
+  return drawn.map((d) => (d ? intervals[next++]! : null));
 }
 
-/** The exact sum: one gcd per distinct denominator, not per value (the same reduced rational as adding one by one). */
+function gcdOf(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * The exact sum, as one reduced rational (the same as adding one by one):
+ * numerators summed per distinct denominator, then over the lcm of those
+ * denominators with one gcd at the end. The lcm grows by gcds of a large
+ * number with a small one, which are cheap, where adding the partial sums
+ * as rationals took a gcd of two large numbers per distinct denominator.
+ */
 function exactSum(values: readonly Rational[]): Rational {
   const byDenominator = new Map<bigint, bigint>();
   for (const v of values) byDenominator.set(v.den, (byDenominator.get(v.den) ?? 0n) + v.num);
-  let sum = Rational.ZERO;
-  for (const [den, num] of byDenominator) sum = sum.add(Rational.of(num, den));
-  return sum;
+  let common = 1n;
+  for (const den of byDenominator.keys()) common = (common / gcdOf(common, den)) * den;
+  let total = 0n;
+  for (const [den, num] of byDenominator) total += num * (common / den);
+  return Rational.of(total, common);
 }
 
 const exactMean = (values: readonly Rational[]): Rational => exactSum(values).div(Rational.of(values.length));

@@ -61,7 +61,7 @@ function possibleCounts(varies: boolean, n: number, into: Set<number>): void {
 }
 
 /** The resample layout: units reordered into hierarchy order, as index ranges. */
-interface Design {
+export interface Design {
   /** Unit positions (indices into the caller's units) in hierarchy order. */
   readonly order: readonly number[];
   /** Per family (sorted): its scenarios as [start, start + size) ranges over `order`. */
@@ -76,7 +76,7 @@ interface Design {
   readonly scenarioCount: number;
 }
 
-function designOf(units: readonly BootstrapUnit[]): Design {
+export function designOf(units: readonly BootstrapUnit[]): Design {
   const byFamily = new Map<string, Map<string, number[]>>();
   units.forEach((u, i) => {
     let scenarios = byFamily.get(u.family);
@@ -168,7 +168,7 @@ class Buckets {
  * does each used bucket become one BigInt times KC / p. Per draw the work
  * is Number additions; BigInt work is per resample and distinct p.
  */
-class MetricAccumulator {
+export class MetricAccumulator {
   readonly denominator: bigint;
   readonly numerators: (bigint | null)[] = [];
   private readonly limbCount: number;
@@ -363,13 +363,29 @@ export function statisticRationals(j: JointStatistics): (Rational | null)[] {
 const LOWER_P = Rational.of(1n, 40n); // 2.5%
 const UPPER_P = Rational.of(39n, 40n); // 97.5%
 
-/** The type-7 quantile (quantile.ts) of sorted numerators over one denominator. */
+export const LOWER_QUANTILE = LOWER_P;
+export const UPPER_QUANTILE = UPPER_P;
+
+/** floor((n - 1) p): the first of the two order statistics a type-7 quantile reads. */
+export function quantileIndex(n: number, p: Rational): number {
+  const h = Rational.of(n - 1).mul(p);
+  return Number(h.num / h.den); // floor: h >= 0
+}
+
+/**
+ * The type-7 quantile (quantile.ts) of n numerators over one denominator,
+ * given the sorted order statistics it reads (`at(i)`: the i-th smallest).
+ */
+export function quantileOfOrder(at: (i: number) => bigint, n: number, den: bigint, p: Rational): Rational {
+  const h = Rational.of(n - 1).mul(p);
+  const lo = quantileIndex(n, p);
+  const lower = Rational.of(at(lo), den);
+  if (lo + 1 >= n) return lower;
+  return lower.add(h.sub(Rational.of(lo)).mul(Rational.of(at(lo + 1) - at(lo), den)));
+}
+
 function quantileOfSorted(sorted: readonly bigint[], den: bigint, p: Rational): Rational {
-  const h = Rational.of(sorted.length - 1).mul(p);
-  const lo = Number(h.num / h.den); // floor: h >= 0
-  const lower = Rational.of(sorted[lo]!, den);
-  if (lo + 1 >= sorted.length) return lower;
-  return lower.add(h.sub(Rational.of(lo)).mul(Rational.of(sorted[lo + 1]! - sorted[lo]!, den)));
+  return quantileOfOrder((i) => sorted[i]!, sorted.length, den, p);
 }
 
 /**

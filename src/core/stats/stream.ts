@@ -8,13 +8,17 @@
  * a 40-byte input with a 64-byte output is exactly one Keccak-f[1600]
  * permutation (rate 136 bytes: the input, the 0x1F domain/pad byte and the
  * final 0x80 pad bit fit in one block, and the 64 output bytes are squeezed
- * from that block), done here by keccak.ts without allocation. Only the
- * counter lane changes between blocks, so the seed lanes are interleaved
- * once. Draws with n <= 2^26 use exact double arithmetic instead of BigInt.
- * The bytes are those of @noble/hashes' shake256 (stream.test.ts).
+ * from that block). Blocks are computed in batches (8 blocks first, then
+ * doubling up to WASM_MAX_BLOCKS, so short streams waste little) by
+ * WebAssembly (keccak-wasm.ts, about 3x the JS speed), or by keccak.ts
+ * without allocation where WebAssembly is unavailable. Only the counter
+ * lane changes between blocks. Draws with n <= 2^26 use exact double
+ * arithmetic instead of BigInt. The bytes are those of @noble/hashes'
+ * shake256 (stream.test.ts, on both paths).
  */
 
 import { interleaveLane, keccakF1600Interleaved, laneHigh, laneLow } from './keccak.js';
+import { WASM_MAX_BLOCKS, wasmBlocks, type WasmBlocks } from './keccak-wasm.js';
 
 const TWO_32 = 0x100000000;
 const TWO_64 = 1n << 64n;
@@ -37,49 +41,98 @@ function modSmall(x: number, n: number): number {
 }
 
 export class BootstrapStream {
-  /** The absorbed block with the counter lane zero, interleaved (keccak.ts). */
+  /** The absorbed block with the counter lane zero, interleaved (keccak.ts), for the JS path. */
   private readonly template = new Int32Array(50);
   private readonly state = new Int32Array(50);
-  /** The current block's 8 big-endian uint64 values as (high, low) uint32 pairs. */
-  private readonly words = new Uint32Array(16);
-  private offset = 16;
+  /** The WebAssembly path (null: the JS path). */
+  private readonly wasm: WasmBlocks | null;
+  /** The current batch's big-endian uint64 values as (low, high) uint32 pairs, 16 words per block. */
+  private words: Uint32Array = new Uint32Array(0);
+  private offset = 0;
+  /** The counter of the next batch's first block, and that batch's size. */
   private counter = 0;
+  private batch = 8;
+  /** The counter of the current batch's first block. */
+  private batchStart = 0;
   /** The last Number bound, with 2^64 mod n (the rejection zone) and 2^32 mod n. */
   private lastBound = Number.NaN;
   private lastReject = 0;
   private lastTwo32 = 0;
 
-  /** `firstBlock` skips to that block (for tests of large counters); the stream proper starts at 0. */
-  constructor(seed32: Uint8Array, firstBlock = 0) {
+  /**
+   * `firstBlock` skips to that block (for tests of large counters); the stream proper starts at 0.
+   * `useWasm` false forces the JS permutation (tests of the fallback).
+   */
+  constructor(seed32: Uint8Array, firstBlock = 0, useWasm = true) {
     if (seed32.length !== 32) throw new RangeError('the bootstrap seed must be 32 bytes');
     if (!Number.isSafeInteger(firstBlock) || firstBlock < 0) throw new RangeError(`the first block must be a safe non-negative integer, got ${firstBlock}`);
     this.counter = firstBlock;
+    this.batchStart = firstBlock;
     const view = new DataView(seed32.buffer, seed32.byteOffset, 32);
     // Lanes 0..3: the seed bytes as little-endian 64-bit lanes; lane 4: the counter (set per block).
     for (let lane = 0; lane < 4; lane++) interleaveLane(this.template, lane, view.getInt32(8 * lane, true), view.getInt32(8 * lane + 4, true));
     interleaveLane(this.template, 5, 0x1f, 0); // byte 40: SHAKE domain bits and the first pad bit
     interleaveLane(this.template, 16, 0, -0x80000000); // byte 135, the last byte of the rate: the final pad bit
+    this.wasm = useWasm ? wasmBlocks() : null;
+    if (this.wasm !== null) {
+      const bytes = new Uint8Array(200);
+      bytes.set(seed32);
+      bytes[40] = 0x1f;
+      bytes[135] = 0x80;
+      this.wasm.setTemplate(bytes);
+    }
+  }
+
+  /** The index of the next uint64 the stream reads (8 per block), to come back to it with `at`. */
+  get position(): number {
+    return this.batchStart * 8 + this.offset / 2;
+  }
+
+  /** A stream of `seed32` positioned at `position` (a value of `position`). */
+  static at(seed32: Uint8Array, position: number): BootstrapStream {
+    if (!Number.isSafeInteger(position) || position < 0) throw new RangeError(`a stream position must be a safe non-negative integer, got ${position}`);
+    const stream = new BootstrapStream(seed32, Math.floor(position / 8));
+    for (let skip = position % 8; skip > 0; skip--) stream.nextUint64();
+    return stream;
+  }
+
+  /** Whether the blocks come from WebAssembly (for tests and figures). */
+  get usesWasm(): boolean {
+    return this.wasm !== null;
   }
 
   private refill(): void {
-    const s = this.state;
-    s.set(this.template);
-    // Bytes 32..39 are uint64_be(counter): its high word first, each word byte-swapped into the little-endian lane.
-    interleaveLane(s, 4, bswap32(Math.floor(this.counter / TWO_32)), bswap32(this.counter >>> 0));
-    keccakF1600Interleaved(s);
-    // Output bytes 8k..8k+7 are lane k (little-endian); read big-endian, the high half is the byte-swapped low word.
-    for (let k = 0; k < 8; k++) {
-      this.words[2 * k] = bswap32(laneLow(s, k)) >>> 0;
-      this.words[2 * k + 1] = bswap32(laneHigh(s, k)) >>> 0;
-    }
-    this.counter++;
+    // Keep the counters of a batch safe integers when that is possible (tests start near 2^53).
+    const count = Math.max(1, Math.min(this.batch, Number.MAX_SAFE_INTEGER - this.counter + 1));
+    this.batch = Math.min(2 * this.batch, WASM_MAX_BLOCKS);
+    this.words = this.wasm !== null ? this.wasm.run(this.counter, count) : this.jsBlocks(count);
+    this.batchStart = this.counter;
+    this.counter += count;
     this.offset = 0;
+  }
+
+  private jsBlocks(count: number): Uint32Array {
+    const words = new Uint32Array(16 * count);
+    const s = this.state;
+    for (let i = 0; i < count; i++) {
+      const counter = this.counter + i;
+      s.set(this.template);
+      // Bytes 32..39 are uint64_be(counter): its high word first, each word byte-swapped into the little-endian lane.
+      interleaveLane(s, 4, bswap32(Math.floor(counter / TWO_32)), bswap32(counter >>> 0));
+      keccakF1600Interleaved(s);
+      // Output bytes 8k..8k+7 are lane k (little-endian); read big-endian, the high half is the byte-swapped low word.
+      for (let k = 0; k < 8; k++) {
+        words[16 * i + 2 * k] = bswap32(laneHigh(s, k)) >>> 0;
+        words[16 * i + 2 * k + 1] = bswap32(laneLow(s, k)) >>> 0;
+      }
+    }
+    return words;
   }
 
   /** The next 8 bytes of the stream as a big-endian uint64. */
   nextUint64(): bigint {
-    if (this.offset >= 16) this.refill();
-    const v = (BigInt(this.words[this.offset]!) << 32n) | BigInt(this.words[this.offset + 1]!);
+    if (this.offset >= this.words.length) this.refill();
+    const v = (BigInt(this.words[this.offset + 1]!) << 32n) | BigInt(this.words[this.offset]!);
     this.offset += 2;
     return v;
   }
@@ -97,9 +150,9 @@ export class BootstrapStream {
     }
     const reject = this.lastReject;
     for (;;) {
-      if (this.offset >= 16) this.refill();
-      const hi = this.words[this.offset]!;
-      const lo = this.words[this.offset + 1]!;
+      if (this.offset >= this.words.length) this.refill();
+      const lo = this.words[this.offset]!;
+      const hi = this.words[this.offset + 1]!;
       this.offset += 2;
       // v >= floor(2^64 / n) * n = 2^64 - reject, with reject < n < 2^32: hi is all ones and lo >= 2^32 - reject.
       if (reject !== 0 && hi === 0xffffffff && lo >= TWO_32 - reject) continue;

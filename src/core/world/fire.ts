@@ -13,13 +13,15 @@
 
 import { ValidationError } from '../errors.js';
 import { sha256Hex } from '../hash.js';
-import { WALL, type Grid } from './grid.js';
+import type { Grid } from './grid.js';
+import { Frontier, sortAscending } from './frontier.js';
 import { streamRng } from './rng.js';
 import { NEVER, type FireWorld, type Scenario } from './scenario-types.js';
 
 export const SPREAD_PROBABILITY = /^(0|1|0\.[0-9]*[1-9])$/;
 
 const TWO_32 = 1n << 32n;
+const NONE: readonly number[] = [];
 
 /**
  * The spread thresholds T_k = floor((1 - (1 - p)^k) * 2^32) for k = 0..4,
@@ -69,49 +71,50 @@ export function buildFireWorld(scenario: Scenario, seed: string): FireWorld {
   for (const cell of initial) ignitionStep[cell] = 0;
   newlyBurning.push(initial);
 
-  // The frontier: flammable cells outside B(t) with a burning neighbour.
-  const inFrontier = new Uint8Array(size);
-  let frontier: number[] = [];
-  const addNeighbours = (cell: number): void => {
-    forEachNeighbour(grid, cell, (n) => {
-      if (inFrontier[n] === 0 && ignitionStep[n] === NEVER && grid.kinds[n] !== WALL) {
-        inFrontier[n] = 1;
-        frontier.push(n);
-      }
-    });
+  const frontier = new Frontier(grid.kinds, ignitionStep);
+  // Each cell's number of burning neighbours (N, E, S, W) in B(t), kept as
+  // cells ignite rather than recounted at every draw.
+  const burningNeighbours = new Uint8Array(size);
+  const ignite = (cell: number): void => {
+    const col = cell % cols;
+    if (cell >= cols) burningNeighbours[cell - cols]++;
+    if (col + 1 < cols) burningNeighbours[cell + 1]++;
+    if (cell + cols < size) burningNeighbours[cell + cols]++;
+    if (col > 0) burningNeighbours[cell - 1]++;
+    frontier.offerNeighbours(cell, cols);
   };
-  for (const cell of initial) addNeighbours(cell);
+  for (const cell of initial) ignite(cell);
+  frontier.settle();
 
+  const fresh = new Int32Array(size);
   const fireRng = streamRng(scenario.hash, seed, 'fire');
   for (let t = 0; t < maxSteps; t++) {
     const next = t + 1;
-    const ignited: number[] = [];
-    frontier.sort((a, b) => a - b);
-    for (const cell of frontier) {
-      const col = cell % cols;
-      // Burning neighbours (N, E, S, W); walls never burn, so no kind check is needed.
-      const k =
-        (cell >= cols && ignitionStep[cell - cols] !== NEVER ? 1 : 0) +
-        (col + 1 < cols && ignitionStep[cell + 1] !== NEVER ? 1 : 0) +
-        (cell + cols < size && ignitionStep[cell + cols] !== NEVER ? 1 : 0) +
-        (col > 0 && ignitionStep[cell - 1] !== NEVER ? 1 : 0);
-      if (fireRng.next() < thresholds[k]!) ignited.push(cell);
+    let count = 0;
+    const { cells, count: frontierCount } = frontier;
+    for (let f = 0; f < frontierCount; f++) {
+      const cell = cells[f]!;
+      if (fireRng.next() < thresholds[burningNeighbours[cell]!]!) fresh[count++] = cell;
     }
     // Marked only after every draw of this phase: draws depend on B(t) alone.
-    for (const cell of ignited) ignitionStep[cell] = next;
-    for (const cell of scheduled.get(next) ?? []) {
+    for (let k = 0; k < count; k++) ignitionStep[fresh[k]!] = next;
+    const drawn = count;
+    for (const cell of scheduled.get(next) ?? NONE) {
       if (ignitionStep[cell] === NEVER) {
         ignitionStep[cell] = next;
-        ignited.push(cell);
+        fresh[count++] = cell;
       }
     }
-    ignited.sort((a, b) => a - b);
-    newlyBurning.push(ignited);
-    if (ignited.length > 0) {
-      frontier = frontier.filter((cell) => ignitionStep[cell] === NEVER);
-      for (const cell of ignited) inFrontier[cell] = 0;
-      for (const cell of ignited) addNeighbours(cell);
+    // The drawn cells are ascending already (the frontier is); scheduled ones are not.
+    if (count > drawn) sortAscending(fresh, count);
+    const ignited = new Array<number>(count);
+    for (let k = 0; k < count; k++) {
+      const cell = fresh[k]!;
+      ignited[k] = cell;
+      ignite(cell);
     }
+    newlyBurning.push(ignited);
+    if (count > 0) frontier.settle();
   }
 
   // The digest hashes every newly burning cell, which costs more than the
@@ -126,14 +129,6 @@ export function buildFireWorld(scenario: Scenario, seed: string): FireWorld {
       return (digest ??= fireWorldDigest(grid, newlyBurning));
     },
   };
-}
-
-function forEachNeighbour(grid: Grid, cell: number, visit: (n: number) => void): void {
-  const cols = grid.cols;
-  if (cell >= cols) visit(cell - cols);
-  if ((cell % cols) + 1 < cols) visit(cell + 1);
-  if (cell + cols < grid.kinds.length) visit(cell + cols);
-  if (cell % cols > 0) visit(cell - 1);
 }
 
 /**

@@ -11,20 +11,15 @@ export type StreamName = 'fire' | 'ignition' | 'people';
 
 const TWO_32 = 0x1_0000_0000;
 
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
-}
-
 export class Xoshiro128ss {
-  private s0: number;
-  private s1: number;
-  private s2: number;
-  private s3: number;
+  // The state words in a Uint32Array: uint32 values above 2^30 do not fit a
+  // small integer, and as object fields every step would box them.
+  private readonly s = new Uint32Array(4);
 
   /** Starts from four uint32 state words; they must not all be zero. */
   constructor(words: readonly [number, number, number, number]) {
-    [this.s0, this.s1, this.s2, this.s3] = words.map((w) => w >>> 0) as [number, number, number, number];
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) throw new RangeError('xoshiro128** state must not be all zero');
+    for (let w = 0; w < 4; w++) this.s[w] = words[w]! >>> 0;
+    if ((this.s[0]! | this.s[1]! | this.s[2]! | this.s[3]!) === 0) throw new RangeError('xoshiro128** state must not be all zero');
   }
 
   /** Seeds from key bytes: the first 16 bytes as four little-endian words, or the next 16 if those are all zero. */
@@ -42,15 +37,17 @@ export class Xoshiro128ss {
 
   /** The next uint32. */
   next(): number {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-    const t = (s1 << 9) >>> 0;
-    this.s2 = (this.s2 ^ this.s0) >>> 0;
-    this.s3 = (this.s3 ^ s1) >>> 0;
-    this.s1 = (s1 ^ this.s2) >>> 0;
-    this.s0 = (this.s0 ^ this.s3) >>> 0;
-    this.s2 = (this.s2 ^ t) >>> 0;
-    this.s3 = rotl(this.s3, 11);
+    const s = this.s;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
+    const m = Math.imul(s1, 5);
+    const result = Math.imul((m << 7) | (m >>> 25), 9) >>> 0; // rotl(s1 * 5, 7) * 9
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    s[1] = s1 ^ s2;
+    s[0] = s0 ^ s3;
+    s[2] = s2 ^ (s1 << 9);
+    s[3] = (s3 << 11) | (s3 >>> 21); // rotl(s3, 11)
     return result;
   }
 

@@ -1,15 +1,19 @@
 /**
  * Lifecycle of agent child processes, shared by the module host and the
  * line-protocol host: exit tracking, the stderr tail for error messages,
- * SIGKILL-and-reap, and killing every live child when the evaluator exits.
+ * SIGKILL-and-reap, and every live child held in a ResourceScope (lifetime.ts).
  */
 
 import type { ChildProcess } from 'node:child_process';
 import { STDERR_TAIL_BYTES } from '../../shared/agent-protocol.js';
+import { processResource, processScope, type ResourceScope } from '../lifetime.js';
+import { settleLaunch } from './sandbox.js';
 
 export interface ChildExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
+  /** The sandbox cap the process ran into ("the memory cap of 4 GiB (--agent-memory)"), if any. */
+  readonly cap?: string;
 }
 
 /** Keeps the last {@link STDERR_TAIL_BYTES} bytes written to a stream. */
@@ -34,39 +38,26 @@ export class StderrTail {
 
 /** "agent process exited with code N" plus the stderr tail, if any. */
 export function describeExit(exit: ChildExit, tail: StderrTail): string {
-  const how = exit.signal !== null ? `was killed by signal ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
+  const how = exit.cap !== undefined ? `exceeded ${exit.cap}` : exit.signal !== null ? `was killed by signal ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
   const stderr = tail.text();
   return `agent process ${how}` + (stderr === '' ? '' : `; stderr: ${stderr}`);
-}
-
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-// Children must never outlive the evaluator. 'exit' handlers run
-// synchronously, and kill() is synchronous, so this is enough for every
-// ordinary exit (including process.exit from the CLI's signal handling).
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of live) child.kill('SIGKILL');
-  });
 }
 
 /** How long to wait for stdio to close after the process itself exited. */
 const STDIO_CLOSE_GRACE_MS = 250;
 
 /**
- * Tracks a spawned child: registers it for the exit hook, drains stderr into
+ * Tracks a spawned child: holds it in `scope` (default processScope) until
+ * it exits, so disposing the scope or exiting the process SIGKILLs it
+ * (children must never outlive the evaluator), drains stderr into
  * `tail` and stdout into `onStdout` (or discards it) so a flooding agent never
  * blocks, and returns a promise of its exit that never rejects.
  *
  * The promise resolves on 'close' (all stdio drained, so the stderr tail is
  * complete), or shortly after 'exit' when a grandchild keeps a pipe open.
  */
-export function trackChild(child: ChildProcess, tail: StderrTail, onStdout?: (chunk: Buffer) => void): Promise<ChildExit> {
-  installExitHook();
-  live.add(child);
+export function trackChild(child: ChildProcess, tail: StderrTail, onStdout?: (chunk: Buffer) => void, scope: ResourceScope = processScope): Promise<ChildExit> {
+  const release = scope.add(processResource(() => void child.kill('SIGKILL')));
   child.stderr?.on('data', (chunk: Buffer) => tail.push(chunk));
   if (child.stdout) {
     if (onStdout) child.stdout.on('data', onStdout);
@@ -84,8 +75,10 @@ export function trackChild(child: ChildProcess, tail: StderrTail, onStdout?: (ch
       if (done) return;
       done = true;
       if (grace) clearTimeout(grace);
-      live.delete(child);
-      resolveExit(exit);
+      release();
+      // A sandboxed launch: its temporary folder goes, and a cap it ran into is named.
+      const cap = settleLaunch(child, exit, () => tail.text());
+      resolveExit(cap === undefined ? exit : { ...exit, cap });
     };
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => finish({ code, signal }));
     child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {

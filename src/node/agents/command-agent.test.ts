@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
-import { LineProtocolAgent, openCommandAgentFactory, resolveProgram } from './command-agent.js';
+import { LineProtocolAgent, openCommandAgentFactory, resolveProgram, STUCK_OUTPUT_HINT } from './command-agent.js';
 import type { AgentSession } from './spec.js';
 import { alive, failure } from './test-agent-kit.js';
 
@@ -99,7 +99,8 @@ describe.concurrent('line protocol: a Python agent', () => {
 
   it('kills an agent that sleeps past its deadline (timeout)', async () => {
     const { error, pid, session } = await failOnce('sleep', 300);
-    expect([error.failure, error.message]).toEqual(['timeout', 'act took longer than 300 ms']);
+    // It wrote nothing: the message points at an unflushed output buffer.
+    expect([error.failure, error.message]).toEqual(['timeout', `act took longer than 300 ms; ${STUCK_OUTPUT_HINT}`]);
     expect(alive(pid)).toBe(false);
     // The session still works: the next episode gets a fresh process.
     const next = (await session.factory()) as LineProtocolAgent;

@@ -16,15 +16,29 @@ import type { Observation } from '../../core/sim/observation.js';
 import { decodeActionLine, encodeObservationLine, LINE_PROTOCOL_MAX_LINE_BYTES } from '../../shared/agent-protocol.js';
 import { describeExit, exitOrKill, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
+import type { ResourceScope } from '../lifetime.js';
+import { commandSandboxPlan, registerLaunch, sandboxLaunch, type SandboxPlan } from './sandbox.js';
+import type { AgentSandboxOptions } from './sandbox-options.js';
 
 export interface CommandAgentOptions {
   /** Deadline of one act (observation written -> action line read), in ms. */
   readonly actTimeoutMs: number;
   /** How long a closing agent may take to exit after its stdin closes; default 500 ms. */
   readonly closeGraceMs?: number;
+  /** Owns the agent processes (SIGKILLed when it is disposed or the process exits); default processScope. */
+  readonly scope?: ResourceScope;
+  /**
+   * The sandbox (sandbox.ts) and the --agent-path folders the program may
+   * read. Absent: the program runs with the evaluator's rights and
+   * environment (isolation `none`, for tests of the host itself).
+   */
+  readonly sandbox?: { readonly options: AgentSandboxOptions; readonly agentPaths: readonly string[] };
 }
 
 export const DEFAULT_CLOSE_GRACE_MS = 500;
+
+/** Why a line-protocol agent that wrote nothing may have timed out. */
+export const STUCK_OUTPUT_HINT = 'the agent wrote nothing; if it did answer, the line may be stuck in its output buffer (flush stdout after each line)';
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -74,7 +88,7 @@ export class LineProtocolAgent implements Agent {
     private readonly label: string,
     private readonly opts: CommandAgentOptions,
   ) {
-    this.exited = trackChild(child, this.tail, (chunk) => this.onStdout(chunk));
+    this.exited = trackChild(child, this.tail, (chunk) => this.onStdout(chunk), opts.scope);
     unrefChild(child);
     void this.exited.then((exit) => {
       this.failure ??= new AgentError('model_error', describeExit(exit, this.tail));
@@ -84,8 +98,13 @@ export class LineProtocolAgent implements Agent {
   }
 
   /** Spawns the program; AgentError model_error if it cannot start. */
-  static async spawn(program: string, args: readonly string[], label: string, opts: CommandAgentOptions): Promise<LineProtocolAgent> {
-    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+  static async spawn(program: string, args: readonly string[], label: string, opts: CommandAgentOptions, plan?: SandboxPlan): Promise<LineProtocolAgent> {
+    const launch = plan === undefined ? undefined : sandboxLaunch(plan, program, args);
+    const child =
+      launch === undefined
+        ? spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true })
+        : spawn(launch.command, launch.args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, env: launch.env, cwd: launch.cwd });
+    if (launch !== undefined) registerLaunch(child, plan!.options, launch);
     const agent = new LineProtocolAgent(child, label, opts);
     await new Promise<void>((started, failed) => {
       child.once('spawn', () => started());
@@ -117,7 +136,8 @@ export class LineProtocolAgent implements Agent {
         if (this.waiter !== waiter) return;
         this.waiter = undefined;
         // The deadline has passed: kill first, answer once the process is gone.
-        this.failure ??= new AgentError('timeout', `act took longer than ${ms} ms`);
+        const silent = this.bufferedBytes === 0 && this.lines.length === 0;
+        this.failure ??= new AgentError('timeout', `act took longer than ${ms} ms` + (silent ? `; ${STUCK_OUTPUT_HINT}` : ''));
         void killAndReap(this.child, this.exited).then(() => rejectLine(this.failure));
       }, ms);
       const waiter: Waiter = {
@@ -222,12 +242,14 @@ export async function openCommandAgentFactory(argv: readonly string[], opts: Com
   if (resolved === undefined) {
     throw new AgentError('model_error', `cannot start agent command ${program}: not found or not executable${program.includes('/') ? '' : ' on PATH'}`);
   }
+  const plan = opts.sandbox === undefined ? undefined : commandSandboxPlan(resolved, args, opts.sandbox.options, opts.sandbox.agentPaths);
   const agents = new Set<LineProtocolAgent>();
   let closed = false;
   return {
+    isolation: plan?.isolation ?? 'none',
     factory: async (): Promise<Agent> => {
       if (closed) throw new AgentError('model_error', 'the agent session is closed');
-      const agent = await LineProtocolAgent.spawn(resolved, args, program, opts);
+      const agent = await LineProtocolAgent.spawn(resolved, args, program, opts, plan);
       agents.add(agent);
       void agent.whenExited().then(() => agents.delete(agent));
       return agent;

@@ -7,6 +7,7 @@ import type { Observation } from '../../core/sim/observation.js';
 import { ModuleAgent, ModuleAgentHost, openModuleAgentFactory } from './module-agent.js';
 import type { AgentSession } from './spec.js';
 import { alive, failure } from './test-agent-kit.js';
+import { defaultEntryPoints } from '../entry-points.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../test/fixtures/agents');
 const GOOD_JS = join(FIXTURES, 'good.mjs');
@@ -29,7 +30,7 @@ function observation(step: number): Observation {
   };
 }
 
-const OPTS = { actTimeoutMs: 5000, loadTimeoutMs: 20_000 };
+const OPTS = { actTimeoutMs: 5000, loadTimeoutMs: 20_000, hostEntry: defaultEntryPoints().moduleHost };
 
 /** Opens a session on a misbehaving export, builds one agent and acts once. */
 async function actOnce(exportName: string, actTimeoutMs = 5000): Promise<{ session: AgentSession; error: AgentError; pid: number | undefined }> {

@@ -8,8 +8,7 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { AgentError } from '../../core/errors.js';
 import type { ActionSet } from '../../core/sim/actions.js';
 import type { Agent } from '../../core/sim/agent.js';
@@ -17,6 +16,9 @@ import type { Observation } from '../../core/sim/observation.js';
 import { isStringRecord, parseHostReply, type HostReply, type HostRequest } from '../../shared/agent-protocol.js';
 import { describeExit, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
+import type { ResourceScope } from '../lifetime.js';
+import { containedAgentModule, moduleSandboxPlan, registerLaunch, sandboxLaunch, type SandboxPlan } from './sandbox.js';
+import type { AgentSandboxOptions } from './sandbox-options.js';
 
 export interface ModuleHostOptions {
   /** Deadline of one act (and of one factory call), in ms. */
@@ -25,15 +27,20 @@ export interface ModuleHostOptions {
   readonly loadTimeoutMs?: number;
   /** The module name for messages (as given on the command line); default the file. */
   readonly label?: string;
+  /** The host entry file (EntryPoints.moduleHost): passed in, never guessed, so bundles can move it. */
+  readonly hostEntry: string;
+  /** Owns the host processes (SIGKILLed when it is disposed or the process exits); default processScope. */
+  readonly scope?: ResourceScope;
+  /**
+   * The sandbox (sandbox.ts) and the --agent-path folders the module was
+   * resolved in: the module must resolve inside them after symbolic links.
+   * Absent: the host runs with the evaluator's rights and environment
+   * (isolation `none`, for tests of the host itself).
+   */
+  readonly sandbox?: { readonly options: AgentSandboxOptions; readonly agentPaths: readonly string[] };
 }
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
-
-/** The host entry next to this file: .ts under src/ (tsx, tests), .js in dist/. */
-function hostEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  return join(dirname(here), here.endsWith('.ts') ? 'module-host-main.ts' : 'module-host-main.js');
-}
 
 /** tsx's loader, resolved from this package (never from the current directory). */
 function tsxLoaderUrl(): string {
@@ -66,7 +73,7 @@ export class ModuleAgentHost {
     readonly exportName: string,
     private readonly opts: ModuleHostOptions,
   ) {
-    this.exited = trackChild(child, this.tail);
+    this.exited = trackChild(child, this.tail, undefined, opts.scope);
     unrefChild(child);
     child.on('message', (message: unknown) => this.onMessage(message));
     void this.exited.then((exit) => {
@@ -81,13 +88,17 @@ export class ModuleAgentHost {
   }
 
   /** Forks a host and imports the module; AgentError (model_error or timeout) if that fails. */
-  static async start(file: string, exportName: string, opts: ModuleHostOptions): Promise<ModuleAgentHost> {
+  static async start(file: string, exportName: string, opts: ModuleHostOptions, plan?: SandboxPlan): Promise<ModuleAgentHost> {
     const label = opts.label ?? file;
-    const child = fork(hostEntry(), [], {
-      execArgv: ['--import', tsxLoaderUrl()],
+    const nodeArgs = ['--import', tsxLoaderUrl()];
+    // Sandboxed: fork starts bwrap (or prlimit), which ends by starting this Node with nodeArgs and the entry.
+    const launch = plan === undefined ? undefined : sandboxLaunch(plan, process.execPath, nodeArgs);
+    const child = fork(opts.hostEntry, [], {
+      ...(launch === undefined ? { execArgv: nodeArgs } : { execPath: launch.command, execArgv: launch.args, env: launch.env, cwd: launch.cwd }),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });
+    if (launch !== undefined) registerLaunch(child, plan!.options, launch);
     const host = new ModuleAgentHost(child, file, exportName, opts);
     const loadMs = opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     let reply: HostReply;
@@ -301,7 +312,15 @@ function checkTimeout(name: string, ms: number | undefined): void {
 export async function openModuleAgentFactory(file: string, exportName: string, opts: ModuleHostOptions): Promise<AgentSession> {
   checkTimeout('actTimeoutMs', opts.actTimeoutMs);
   checkTimeout('loadTimeoutMs', opts.loadTimeoutMs);
-  const first = await ModuleAgentHost.start(file, exportName, opts);
+  let plan: SandboxPlan | undefined;
+  if (opts.sandbox !== undefined) {
+    const contained = containedAgentModule(file, opts.sandbox.agentPaths, opts.label ?? file);
+    file = contained.file;
+    plan = moduleSandboxPlan(opts.hostEntry, contained.folders, opts.sandbox.options);
+  }
+  // RLIMIT_CPU counts a process's whole life: with a CPU cap every episode gets a fresh host.
+  const reuseHosts = opts.sandbox?.options.cpuSeconds === undefined;
+  const first = await ModuleAgentHost.start(file, exportName, opts, plan);
   const hosts = new Set<ModuleAgentHost>([first]);
   const idle: ModuleAgentHost[] = [first];
   let closed = false;
@@ -311,7 +330,7 @@ export async function openModuleAgentFactory(file: string, exportName: string, o
     return host.kill();
   };
   const release = (host: ModuleAgentHost, healthy: boolean): void => {
-    if (healthy && !closed) idle.push(host);
+    if (healthy && !closed && reuseHosts) idle.push(host);
     else void retire(host);
   };
   const sessionClosed = (): AgentError => new AgentError('model_error', 'the agent session is closed');
@@ -324,7 +343,7 @@ export async function openModuleAgentFactory(file: string, exportName: string, o
       host = idle.pop();
     }
     if (host === undefined) {
-      host = await ModuleAgentHost.start(file, exportName, opts);
+      host = await ModuleAgentHost.start(file, exportName, opts, plan);
       hosts.add(host);
       if (closed) {
         await retire(host);
@@ -342,6 +361,7 @@ export async function openModuleAgentFactory(file: string, exportName: string, o
 
   return {
     factory,
+    isolation: plan?.isolation ?? 'none',
     async close(): Promise<void> {
       closed = true;
       idle.length = 0;

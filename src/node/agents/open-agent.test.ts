@@ -5,6 +5,9 @@ import { AgentError, UsageError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS, openAgent } from './open-agent.js';
 import { builtinAgentIds, parseAgentCommand, parseAgentSpec } from './spec.js';
+import { defaultEntryPoints } from '../entry-points.js';
+
+const ENTRY = defaultEntryPoints();
 
 const FIXTURES = resolve(import.meta.dirname, '../../../test/fixtures/agents');
 
@@ -30,7 +33,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe.concurrent('openAgent', () => {
   it('opens a module agent found through --agent-path and runs it', async () => {
-    const session = await openAgent(parseAgentSpec('good:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 });
+    const session = await openAgent(parseAgentSpec('good:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
@@ -41,16 +44,16 @@ describe.concurrent('openAgent', () => {
   });
 
   it('names the module as given in import errors', async () => {
-    const error = await rejection(openAgent(parseAgentSpec('import-throws:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 }));
+    const error = await rejection(openAgent(parseAgentSpec('import-throws:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY }));
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).message).toBe('cannot import agent module import-throws: Error: module top level exploded');
-    const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000 }));
+    const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY }));
     expect((missing as AgentError).message).toBe(`cannot import agent module nowhere: not found in --agent-path dirs ${FIXTURES}`);
   });
 
   it('opens a command agent on the line protocol', async () => {
     const spec = parseAgentCommand(`python3 '${resolve(FIXTURES, 'line_agent.py')}' good`);
-    const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 5000 });
+    const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
@@ -63,37 +66,39 @@ describe.concurrent('openAgent', () => {
   it('opens builtin baselines in process', async () => {
     expect(builtinAgentIds()).toContain('always-stay');
     for (const id of builtinAgentIds()) {
-      const session = await openAgent(parseAgentSpec(`builtin:${id}`), { agentPaths: [], actTimeoutMs: DEFAULT_ACT_TIMEOUT_MS });
+      const session = await openAgent(parseAgentSpec(`builtin:${id}`), { agentPaths: [], actTimeoutMs: DEFAULT_ACT_TIMEOUT_MS, entryPoints: ENTRY });
       const first = await session.factory();
       const second = await session.factory();
       expect(typeof first.act).toBe('function');
       expect(second).not.toBe(first);
       await session.close();
     }
-    const stay = await openAgent(parseAgentSpec('builtin:always-stay'), { agentPaths: [], actTimeoutMs: 1000 });
+    const stay = await openAgent(parseAgentSpec('builtin:always-stay'), { agentPaths: [], actTimeoutMs: 1000, entryPoints: ENTRY });
     expect(await (await stay.factory()).act(OBSERVATION)).toEqual({ p0000: 'STAY' });
-    const error = await rejection(openAgent({ kind: 'builtin', id: 'no-such-baseline' }, { agentPaths: [], actTimeoutMs: 1000 }));
+    const error = await rejection(openAgent({ kind: 'builtin', id: 'no-such-baseline' }, { agentPaths: [], actTimeoutMs: 1000, entryPoints: ENTRY }));
     expect(error).toBeInstanceOf(UsageError);
   });
 
-  it('rejects a bad act timeout and a missing --agent-path directory as UsageError', async () => {
+  it('rejects a bad act timeout and a missing agent path directory as UsageError naming the field', async () => {
     const spec = parseAgentSpec('good:makeAgent');
     for (const actTimeoutMs of [0, -1, 1.5, MAX_ACT_TIMEOUT_MS + 1, Number.NaN]) {
-      const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES], actTimeoutMs }));
+      const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES], actTimeoutMs, entryPoints: ENTRY }));
       expect(error).toBeInstanceOf(UsageError);
-      expect((error as UsageError).message).toMatch(/^bad act timeout /);
+      expect((error as UsageError).field).toBe('actTimeoutMs');
+      expect((error as UsageError).message).toMatch(/^actTimeoutMs: must be an integer number of milliseconds from 1 to 3600000, not /);
     }
     const missingDir = resolve(FIXTURES, 'no-such-dir');
-    const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES, missingDir], actTimeoutMs: 1000 }));
+    const error = await rejection(openAgent(spec, { agentPaths: [FIXTURES, missingDir], actTimeoutMs: 1000, entryPoints: ENTRY }));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe(`--agent-path ${missingDir} is not a directory`);
+    expect((error as UsageError).field).toBe('agentPaths');
+    expect((error as UsageError).message).toBe(`agentPaths: ${missingDir} is not a directory`);
   });
 
   it('runs the Python agent printed in docs/agents.md', async () => {
     const file = resolve(FIXTURES, 'greedy_agent.py');
     const docs = readFileSync(resolve(FIXTURES, '../../../docs/agents.md'), 'utf8');
     expect(docs).toContain(readFileSync(file, 'utf8'));
-    const session = await openAgent(parseAgentCommand(`python3 ${file}`), { agentPaths: [], actTimeoutMs: 5000 });
+    const session = await openAgent(parseAgentCommand(`python3 ${file}`), { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       const observation: Observation = { ...OBSERVATION, map: ['######', '#...E#', '######'], exits: [[1, 4]], burning: [[1, 1]], people: [{ id: 'p0000', cell: [1, 2] }, { id: 'p0001', cell: [1, 3] }] };

@@ -6,9 +6,13 @@
  */
 
 import { statSync } from 'node:fs';
-import { UsageError } from '../../core/errors.js';
+import { fieldError } from '../../core/errors.js';
+import type { EntryPoints } from '../entry-points.js';
+import type { ResourceScope } from '../lifetime.js';
 import { openCommandAgentFactory } from './command-agent.js';
 import { openModuleAgentFactory } from './module-agent.js';
+import { DEFAULT_AGENT_SANDBOX_OPTIONS, type AgentSandboxOptions } from './sandbox-options.js';
+import { openLlmSession } from './openai-chat/session.js';
 import { builtinAgentFactory, resolveAgentModule, type AgentSession, type AgentSpec } from './spec.js';
 
 /** Default deadline of one act, in ms (also of one factory call in the module host). */
@@ -21,16 +25,22 @@ export interface OpenAgentOptions {
   readonly agentPaths: readonly string[];
   /** Deadline of one act in ms, 1..{@link MAX_ACT_TIMEOUT_MS}. */
   readonly actTimeoutMs: number;
+  /** Where the module agent host starts (only `moduleHost` is used here). */
+  readonly entryPoints: Pick<EntryPoints, 'moduleHost'>;
+  /** Owns the agent processes; default processScope. */
+  readonly scope?: ResourceScope;
+  /** The sandbox of module and command agents (sandbox.ts); default {@link DEFAULT_AGENT_SANDBOX_OPTIONS}. */
+  readonly sandbox?: AgentSandboxOptions;
 }
 
-/** UsageError unless `ms` is an integer in 1..3_600_000. */
+/** UsageError (field actTimeoutMs) unless `ms` is an integer in 1..3_600_000. */
 export function checkActTimeout(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 1 || ms > MAX_ACT_TIMEOUT_MS) {
-    throw new UsageError(`bad act timeout ${ms}: must be an integer number of milliseconds from 1 to ${MAX_ACT_TIMEOUT_MS}`);
+    throw fieldError('actTimeoutMs', `must be an integer number of milliseconds from 1 to ${MAX_ACT_TIMEOUT_MS}, not ${ms}`);
   }
 }
 
-/** UsageError for an --agent-path that is not an existing directory (cli-v1.0.md exit 2). */
+/** UsageError (field agentPaths) for an agent path that is not an existing directory (exit 2). */
 export function checkAgentPaths(agentPaths: readonly string[]): void {
   for (const dir of agentPaths) {
     let isDir = false;
@@ -39,7 +49,7 @@ export function checkAgentPaths(agentPaths: readonly string[]): void {
     } catch {
       // Missing: reported below.
     }
-    if (!isDir) throw new UsageError(`--agent-path ${dir} is not a directory`);
+    if (!isDir) throw fieldError('agentPaths', `${dir} is not a directory`);
   }
 }
 
@@ -58,9 +68,22 @@ export async function openAgent(spec: AgentSpec, opts: OpenAgentOptions): Promis
       return { factory: builtinAgentFactory(spec.id), close: async () => undefined };
     case 'module': {
       const file = resolveAgentModule(spec.module, opts.agentPaths);
-      return openModuleAgentFactory(file, spec.exportName, { actTimeoutMs: opts.actTimeoutMs, label: spec.module });
+      return openModuleAgentFactory(file, spec.exportName, {
+        actTimeoutMs: opts.actTimeoutMs,
+        label: spec.module,
+        hostEntry: opts.entryPoints.moduleHost,
+        scope: opts.scope,
+        sandbox: { options: opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS, agentPaths: opts.agentPaths },
+      });
     }
     case 'command':
-      return openCommandAgentFactory(spec.argv, { actTimeoutMs: opts.actTimeoutMs });
+      return openCommandAgentFactory(spec.argv, {
+        actTimeoutMs: opts.actTimeoutMs,
+        scope: opts.scope,
+        sandbox: { options: opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS, agentPaths: opts.agentPaths },
+      });
+    case 'llm':
+      // In process: model calls are async network waits, not agent code.
+      return openLlmSession(spec.options);
   }
 }

@@ -13,11 +13,15 @@ import { join, resolve, sep } from 'node:path';
 import { BASELINE_IDS, baselineFactory, isBaselineId } from '../../core/baselines/registry.js';
 import { AgentError, UsageError } from '../../core/errors.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
+import type { AgentIsolation } from './sandbox-options.js';
+import type { LlmAgentOptions } from './openai-chat/session.js';
 
 export type AgentSpec =
   | { readonly kind: 'builtin'; readonly id: string }
   | { readonly kind: 'module'; readonly module: string; readonly exportName: string }
-  | { readonly kind: 'command'; readonly argv: readonly string[] };
+  | { readonly kind: 'command'; readonly argv: readonly string[] }
+  /** `builtin:openai-chat --agent-config FILE`: the chat-completions adapter (openai-chat/session.ts). */
+  | { readonly kind: 'llm'; readonly options: LlmAgentOptions };
 
 /**
  * An opened agent: `factory` builds a fresh agent per episode (call the
@@ -27,6 +31,21 @@ export type AgentSpec =
 export interface AgentSession {
   readonly factory: AgentFactory;
   close(): Promise<void>;
+  /** A factory for the episode of manifest index `index` (the LLM adapter names its transcript by it); default `factory`. */
+  readonly factoryFor?: (index: number) => AgentFactory;
+  /** Episodes the in-thread runner may run at once with this session (network-bound agents); default 1. */
+  readonly episodesInFlight?: number;
+  /**
+   * How the agent's code is isolated (sandbox.ts): `sandboxed` (bubblewrap)
+   * or `none` (the user's full rights). Absent for builtins, which are the
+   * evaluator's own code running in its process.
+   */
+  readonly isolation?: AgentIsolation;
+}
+
+/** The factory to use for manifest episode `index`. */
+export function episodeFactory(session: AgentSession, index: number): AgentFactory {
+  return session.factoryFor?.(index) ?? session.factory;
 }
 
 // ---------------------------------------------------------------------------
@@ -230,4 +249,18 @@ export function resolveAgentModule(module: string, agentPaths: readonly string[]
   }
   const where = agentPaths.length === 0 ? 'no --agent-path directory was given' : `not found in --agent-path dirs ${agentPaths.join(', ')}`;
   throw new AgentError('model_error', `cannot import agent module ${module}: ${where}`);
+}
+
+/**
+ * The agent module's file, when it resolves: it is an input too, so an
+ * output can never overwrite the agent's code. Resolving only looks at
+ * files; an unresolvable module is reported when the agent is opened (exit 4).
+ */
+export function agentModuleInputs(spec: AgentSpec, agentPaths: readonly string[]): string[] {
+  if (spec.kind !== 'module') return [];
+  try {
+    return [resolveAgentModule(spec.module, agentPaths)];
+  } catch {
+    return [];
+  }
 }

@@ -12,7 +12,10 @@
  *   The output must still be the file this writer wrote (same device and
  *   inode); a file replaced by someone else is not overwritten.
  * - Temp files are removed on every failure path and, synchronously, when
- *   the process exits (the CLI's SIGINT handler exits with 130).
+ *   the process exits (the CLI's SIGINT handler exits with 130), through a
+ *   ResourceScope (lifetime.ts).
+ *
+ * FileCheckpointSink (file-sink.ts) is the runner's ResultSink over it.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -21,27 +24,23 @@ import { lstat, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, isEmberError } from '../../core/errors.js';
 import { writeOutputFile } from '../files.js';
+import { processScope, type Resource, type ResourceScope } from '../lifetime.js';
 
 interface FileIdentity {
   readonly dev: number;
   readonly ino: number;
 }
 
-const pendingTemps = new Set<string>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const temp of pendingTemps) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // already renamed or removed
-      }
+/** A temp file being written: removed on dispose or, synchronously, at exit. */
+function tempResource(temp: string): Resource {
+  const remove = (): void => {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already renamed or removed
     }
-  });
+  };
+  return { dispose: remove, onExit: remove };
 }
 
 function errnoText(error: unknown): string {
@@ -80,9 +79,9 @@ export class CheckpointWriter {
     readonly path: string,
     private readonly inputs: readonly string[],
     existing: FileIdentity | undefined,
+    private readonly scope: ResourceScope = processScope,
   ) {
     this.identity = existing;
-    installExitHook();
   }
 
   /** The identity of an existing output, for a resumed checkpoint. */
@@ -108,7 +107,7 @@ export class CheckpointWriter {
   private async replace(text: string): Promise<void> {
     const path = this.path;
     const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    pendingTemps.add(temp);
+    const release = this.scope.add(tempResource(temp));
     try {
       const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
       try {
@@ -122,14 +121,14 @@ export class CheckpointWriter {
         throw new OutputError(`checkpoint ${path} was removed or replaced by another process; not overwriting it`);
       }
       await rename(temp, path);
-      pendingTemps.delete(temp);
+      release();
       this.identity = await identityOf(path);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
       if (isEmberError(error)) throw error;
       throw new OutputError(`cannot write checkpoint ${path}: ${errnoText(error)}`);
     } finally {
-      pendingTemps.delete(temp);
+      release();
     }
     await syncDirectory(dirname(resolve(path)));
   }

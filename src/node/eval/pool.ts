@@ -6,55 +6,55 @@
  *
  * Agent processes started in a worker do not get the worker's exit hooks
  * when the process exits (Ctrl+C exits from the main thread), so workers
- * report every agent process and the pool SIGKILLs the live ones on exit.
+ * report every agent process and the pool holds the live ones in its
+ * ResourceScope (killed on dispose or exit).
  */
 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ManifestEpisode } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
+import type { EpisodeScoring } from './evaluate-episode.js';
+import { processResource, processScope, type Release, type ResourceScope } from '../lifetime.js';
 import { fromWire, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 
 /** How long a closing worker may take to close its agent session. */
 const CLOSE_GRACE_MS = 5_000;
 
-const livePids = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pid of livePids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  });
+function killPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /**
- * Starts a worker. From dist/ the worker is worker.js; from src/ (tsx,
- * vitest) it is worker.ts, and the thread registers tsx itself first:
- * `--import tsx` in a worker's execArgv does not apply its hooks on Node 20.
+ * Starts a worker from EntryPoints.evaluationWorker. A built worker (.js)
+ * starts directly; a source worker (.ts, under tsx or vitest) registers tsx
+ * in its thread first: `--import tsx` in a worker's execArgv does not apply
+ * its hooks on Node 20.
  */
 function startWorker(config: WorkerConfig): Worker {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return new Worker(join(dirname(here), 'worker.js'), { workerData: config });
+  const entry = config.entryPoints.evaluationWorker;
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData: config });
   const require = createRequire(import.meta.url);
   // tsx's ESM API (package export "./esm/api", import condition), resolved from this package.
   const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
-  const entry = pathToFileURL(join(dirname(here), 'worker.ts')).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
   return new Worker(code, { eval: true, workerData: config });
 }
 
+/** A finished episode from a worker: what the runner commits, scored when the run has a scoring context. */
+export interface PooledEpisode {
+  readonly episode: ResultEpisode;
+  readonly scoring?: EpisodeScoring;
+}
+
 interface Pending {
-  resolve(episode: ResultEpisode): void;
+  resolve(episode: PooledEpisode): void;
   reject(error: Error): void;
 }
 
@@ -62,11 +62,15 @@ class PoolWorker {
   private pending: Pending | undefined;
   private readyWaiter: { resolve(): void; reject(error: Error): void } | undefined;
   private closedWaiter: (() => void) | undefined;
-  private readonly pids = new Set<number>();
+  /** Live agent processes the worker reported, each held in the pool's scope. */
+  private readonly pids = new Map<number, Release>();
   private failure: Error | undefined;
   readonly exited: Promise<void>;
 
-  constructor(private readonly worker: Worker) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly scope: ResourceScope,
+  ) {
     worker.on('message', (message: FromWorker) => this.onMessage(message));
     worker.on('error', (error) => this.fail(error instanceof Error ? error : new Error(String(error))));
     this.exited = new Promise((resolveExit) => {
@@ -85,7 +89,7 @@ class PoolWorker {
     });
   }
 
-  run(job: ManifestEpisode): Promise<ResultEpisode> {
+  run(job: ManifestEpisode): Promise<PooledEpisode> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       if (this.pending) return reject(new Error('evaluation worker is busy'));
@@ -116,13 +120,9 @@ class PoolWorker {
   }
 
   private killChildren(): void {
-    for (const pid of this.pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      livePids.delete(pid);
+    for (const [pid, release] of this.pids) {
+      killPid(pid);
+      release();
     }
     this.pids.clear();
   }
@@ -145,7 +145,7 @@ class PoolWorker {
       case 'done': {
         const pending = this.pending;
         this.pending = undefined;
-        pending?.resolve(message.episode);
+        pending?.resolve(message.scoring === undefined ? { episode: message.episode } : { episode: message.episode, scoring: message.scoring });
         return;
       }
       case 'error': {
@@ -162,16 +162,15 @@ class PoolWorker {
       }
       case 'child':
         if (message.live) {
-          this.pids.add(message.pid);
-          livePids.add(message.pid);
+          if (!this.pids.has(message.pid)) this.pids.set(message.pid, this.scope.add(processResource(() => killPid(message.pid))));
         } else {
+          this.pids.get(message.pid)?.();
           this.pids.delete(message.pid);
-          livePids.delete(message.pid);
         }
         return;
       case 'closed':
         // The session closed every agent process it started.
-        for (const pid of this.pids) livePids.delete(pid);
+        for (const release of this.pids.values()) release();
         this.pids.clear();
         this.closedWaiter?.();
         return;
@@ -182,10 +181,14 @@ class PoolWorker {
 export class WorkerPool {
   private constructor(private readonly workers: readonly PoolWorker[]) {}
 
-  /** Starts `size` workers and waits until every one has opened its agent session; the first failure is thrown. */
-  static async open(size: number, config: WorkerConfig): Promise<WorkerPool> {
-    installExitHook();
-    const workers = Array.from({ length: size }, () => new PoolWorker(startWorker(config)));
+  /**
+   * Starts `size` workers and waits until every one has opened its agent
+   * session; the first failure is thrown. The agent processes the workers
+   * report are held in `scope` (default processScope), so they are killed
+   * when it is disposed or the process exits.
+   */
+  static async open(size: number, config: WorkerConfig, scope: ResourceScope = processScope): Promise<WorkerPool> {
+    const workers = Array.from({ length: size }, () => new PoolWorker(startWorker(config), scope));
     const results = await Promise.allSettled(workers.map((w) => w.ready()));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) {
@@ -200,7 +203,7 @@ export class WorkerPool {
   }
 
   /** Runs a job on worker `lane` (0 .. size - 1), which must be idle: each lane runs one episode at a time. */
-  run(lane: number, job: ManifestEpisode): Promise<ResultEpisode> {
+  run(lane: number, job: ManifestEpisode): Promise<PooledEpisode> {
     const worker = this.workers[lane];
     if (worker === undefined) throw new RangeError(`no worker ${lane}`);
     return worker.run(job);

@@ -19,6 +19,9 @@ import {
 import type { ManifestEpisode } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { AgentSpec } from '../agents/spec.js';
+import type { EntryPoints } from '../entry-points.js';
+import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
+import type { EpisodeScoring, EpisodeScoringContext } from './evaluate-episode.js';
 
 /** What a worker needs to run episodes: it loads the suite itself and opens its own agent session. */
 export interface WorkerConfig {
@@ -28,13 +31,19 @@ export interface WorkerConfig {
   readonly agent: AgentSpec;
   readonly agentPaths: readonly string[];
   readonly actTimeoutMs: number;
+  /** The worker's own entry (to start it) and the module host's (for its agent session). */
+  readonly entryPoints: EntryPoints;
+  /** The sandbox of a module or command agent (plain data, cloned into the worker); default the default policy. */
+  readonly sandbox?: AgentSandboxOptions;
+  /** Score each episode in the worker (the app's pool); absent for the CLI. */
+  readonly scoring?: EpisodeScoringContext;
 }
 
 export type ToWorker = { readonly type: 'run'; readonly job: ManifestEpisode } | { readonly type: 'close' };
 
 export type FromWorker =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly episode: ResultEpisode }
+  | { readonly type: 'done'; readonly episode: ResultEpisode; readonly scoring: EpisodeScoring | undefined }
   | { readonly type: 'error'; readonly error: WireError }
   /** An agent process the worker started (live) or saw end (not live). */
   | { readonly type: 'child'; readonly pid: number; readonly live: boolean }
@@ -47,6 +56,8 @@ export interface WireError {
   readonly outputError: boolean;
   readonly message: string;
   readonly stack: string | null;
+  /** The EmberError's field, if any. */
+  readonly field?: string;
 }
 
 export function toWire(error: unknown): WireError {
@@ -59,6 +70,7 @@ export function toWire(error: unknown): WireError {
     outputError: error instanceof ModelOutputError,
     message,
     stack,
+    ...(error.field === undefined ? {} : { field: error.field }),
   };
 }
 
@@ -79,7 +91,7 @@ export function fromWire(wire: WireError): Error {
     case 'mismatch':
       return withStack(new MismatchError(message), stack);
     case 'usage':
-      return withStack(new UsageError(message), stack);
+      return withStack(new UsageError(message, { field: wire.field }), stack);
     case 'output':
       return withStack(new OutputError(message), stack);
     case 'internal':

@@ -7,7 +7,12 @@ import { AgentError, EmberError, OutputError, UsageError, ValidationError } from
 import { authenticateResult } from '../../core/eval/authenticate.js';
 import { buildManifest } from '../../core/eval/manifest.js';
 import { parseAgentSpec, type AgentSpec } from '../agents/spec.js';
+import { defaultEntryPoints } from '../entry-points.js';
+import { ResourceScope } from '../lifetime.js';
 import { progressLine, runEvaluation, type EvaluationProgress, type EvaluationRunOptions } from './runner.js';
+import { FileCheckpointSink, MemorySink, type SinkEntry, type SinkState } from './sink.js';
+
+const ENTRY = defaultEntryPoints();
 
 let scratch: string;
 let counter = 0;
@@ -29,7 +34,11 @@ const BUILTIN: AgentSpec = { kind: 'builtin', id: 'nearest-exit-greedy-v1' };
 /** An agent module that does not exist: opening it would fail with exit 4. */
 const MISSING_AGENT: AgentSpec = { kind: 'module', module: 'no_such_agent', exportName: 'make' };
 
-function options(out: string, overrides: Partial<EvaluationRunOptions> = {}): EvaluationRunOptions {
+type TestOptions = Partial<Omit<EvaluationRunOptions, 'sink'>> & { readonly resume?: boolean };
+
+/** Run options writing to a file checkpoint at `out` (the CLI's sink). */
+function options(out: string, overrides: TestOptions = {}): EvaluationRunOptions {
+  const { resume = false, ...rest } = overrides;
   return {
     suite: built.suite,
     suiteDir: TINY_SUITE,
@@ -38,12 +47,11 @@ function options(out: string, overrides: Partial<EvaluationRunOptions> = {}): Ev
     agent: BUILTIN,
     agentPaths: [EVAL_AGENTS],
     actTimeoutMs: 5000,
-    outPath: out,
-    inputs: [TINY_SUITE],
-    resume: false,
+    sink: new FileCheckpointSink({ path: out, inputs: [TINY_SUITE], resume }),
     continueOnFailure: false,
     jobs: 1,
-    ...overrides,
+    entryPoints: ENTRY,
+    ...rest,
   };
 }
 
@@ -110,11 +118,12 @@ describe('runEvaluation', () => {
     expect(readFileSync(out, 'utf8')).toBe(built.text);
   });
 
-  it('refuses an existing output without resume (exit 6) before opening the agent', async () => {
+  it('refuses an existing output without resume (exit 6) before opening the agent, saying how to go on', async () => {
     const out = join(freshDir(), 'result.json');
     writeFileSync(out, 'someone else\n');
     const error = await rejection(runEvaluation(options(out, { agent: MISSING_AGENT })));
     expect(error).toBeInstanceOf(OutputError);
+    expect(error.message).toBe(`output file exists (resume it to continue, or choose another output): ${out}`);
     expect(readFileSync(out, 'utf8')).toBe('someone else\n');
   });
 
@@ -134,8 +143,12 @@ describe('runEvaluation', () => {
 
   it('checks the model ID, --jobs and the output directory first', async () => {
     const out = join(freshDir(), 'result.json');
-    expect(await rejection(runEvaluation(options(out, { modelId: ' x', agent: MISSING_AGENT })))).toBeInstanceOf(UsageError);
-    expect(await rejection(runEvaluation(options(out, { jobs: 0, agent: MISSING_AGENT })))).toBeInstanceOf(UsageError);
+    const badModel = await rejection(runEvaluation(options(out, { modelId: ' x', agent: MISSING_AGENT })));
+    expect(badModel).toBeInstanceOf(UsageError);
+    expect([(badModel as UsageError).field, badModel.message]).toEqual(['modelId', 'modelId: must not start or end with whitespace']);
+    const badJobs = await rejection(runEvaluation(options(out, { jobs: 0, agent: MISSING_AGENT })));
+    expect((badJobs as UsageError).field).toBe('jobs');
+    expect(badJobs.message).toMatch(/^jobs: must be an integer from 1 to \d+ \(four per core\)$/);
     const missingDir = join(freshDir(), 'no-such-dir', 'result.json');
     expect(await rejection(runEvaluation(options(missingDir, { agent: MISSING_AGENT })))).toBeInstanceOf(OutputError);
     // Only now is the agent opened, in this thread or in every worker.
@@ -190,5 +203,71 @@ describe('runEvaluation', () => {
     expect(auth.episodes.length).toBeGreaterThanOrEqual(2);
     expect(auth.complete).toBe(false);
     expect(readdirSync(dir)).toEqual(['result.json']);
+  });
+});
+
+describe('runEvaluation with other sinks', () => {
+  it('keeps the result in memory (MemorySink): the same bytes as the file, commits one by one', async () => {
+    const sink = new MemorySink();
+    const summary = await runEvaluation({ ...options(join(freshDir(), 'unused.json')), sink, jobs: 2 });
+    expect(sink.final.text).toBe(built.text);
+    expect(sink.committed).toBe(6);
+    expect(summary.digest).toBe(authenticateResult(built.text, 'memory', built.suite).digest);
+  });
+
+  it('resumes from the state a sink returns and commits sequentially with the state including each entry', async () => {
+    const head = built.result.episodes.slice(0, 4);
+    const seen: [number, number][] = [];
+    let active = 0;
+    const sink = new (class extends MemorySink {
+      override async commit(entry: SinkEntry, state: SinkState): Promise<void> {
+        expect(active).toBe(0);
+        active += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(entry.kind).toBe('episode');
+        if (entry.kind === 'episode') seen.push([entry.episode.index, state.completed]);
+        expect(state.result().episodes.map((e) => e.index)).toContain(entry.kind === 'episode' ? entry.episode.index : -1);
+        active -= 1;
+        return super.commit(entry, state);
+      }
+    })({ episodes: head, failures: [] });
+    const summary = await runEvaluation({ ...options(join(freshDir(), 'unused.json')), sink, jobs: 2 });
+    expect(summary.ranEpisodes).toBe(2);
+    expect(seen.map(([i]) => i).sort()).toEqual([4, 5]);
+    expect(seen.map(([, n]) => n)).toEqual([5, 6]);
+    expect(sink.final.text).toBe(built.text);
+  });
+
+  it('scores each episode as it lands when given a scoring context, in this thread and in workers', async () => {
+    for (const jobs of [1, 2]) {
+      const scored: SinkEntry[] = [];
+      const sink = new (class extends MemorySink {
+        override commit(entry: SinkEntry, state: SinkState): Promise<void> {
+          scored.push(entry);
+          return super.commit(entry, state);
+        }
+      })();
+      await runEvaluation({ ...options(join(freshDir(), 'unused.json')), sink, jobs, scoring: {} });
+      expect(scored).toHaveLength(6);
+      for (const entry of scored) {
+        if (entry.kind !== 'episode' || entry.scoring === undefined) throw new Error('expected a scored episode');
+        expect(entry.scoring.applicable).toBe(entry.scoring.maxEvacuated > 0);
+        if (entry.scoring.applicable) expect(entry.scoring.score).toMatch(/^\d+(\.\d+)?$/);
+      }
+    }
+  });
+
+  it('tells the sink when the run stops, and disposes its scope (no agent process outlives it)', async () => {
+    const scope = ResourceScope.root();
+    let stoppedWith: unknown;
+    const sink = new (class extends MemorySink {
+      override stopped(error: unknown): Promise<void> {
+        stoppedWith = error;
+        return super.stopped(error);
+      }
+    })();
+    const error = await rejection(runEvaluation({ ...options(join(freshDir(), 'unused.json')), sink, scope, agent: parseAgentSpec('eval_agents:makeThrowsOnTrap') }));
+    expect(stoppedWith).toBe(error);
+    expect(scope.size).toBe(0);
   });
 });

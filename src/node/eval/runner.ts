@@ -1,49 +1,44 @@
 /**
  * The evaluation runner (cli-v1.0.md "evaluation run", evaluation.md
- * section 3): runs every scheduled episode of a manifest with a fresh agent,
- * saving the whole result atomically after every episode, and resumes a
- * checkpoint.
+ * section 3): runs every scheduled episode of a manifest with a fresh agent
+ * and commits each one to a ResultSink (sink.ts) as it finishes: the file
+ * checkpoint of the CLI, memory, or the app's archive. It knows nothing
+ * about files.
  *
- * Order of checks: the model ID and --jobs (exit 2), the manifest against
- * the suite (exit 3), the output path, and with --resume the existing file
- * (exit 3, or 5 for a replay mismatch, when it does not authenticate; exit 6
- * when it is a valid result of another manifest or model) -- all before any
- * agent code is imported. Then the agent opens (exit 4 on failure).
+ * Order of checks: the model ID and jobs (exit 2, fields `modelId` and
+ * `jobs`), the manifest against the suite (exit 3), then the sink's
+ * resumeState (the output path; a resumed result that does not
+ * authenticate: exit 3 or 5; one of another manifest or model: exit 6) --
+ * all before any agent code is imported. Then the agent opens (exit 4 on
+ * failure).
  *
- * Agent failures: without continueOnFailure the run stops, the last
- * checkpoint (without the failed episode) stays, and the AgentError is
- * thrown (exit 4); with it a failure declaration is saved and the next
- * episode gets a fresh agent. Any other error stops the run and is thrown.
+ * Agent failures: without continueOnFailure the run stops, what was
+ * committed stays, and the AgentError is thrown (exit 4); with it a failure
+ * declaration is committed and the next episode gets a fresh agent. Any
+ * other error stops the run and is thrown.
  */
 
 import { availableParallelism } from 'node:os';
-import { AgentError, EmberError, OutputError, UsageError, type FailureKind } from '../../core/errors.js';
-import { authenticateResult } from '../../core/eval/authenticate.js';
+import { AgentError, EmberError, fieldError, type FailureKind } from '../../core/errors.js';
 import { checkManifestTargetsSuite, manifestHash, type EvaluationManifest, type ManifestEpisode } from '../../core/eval/manifest.js';
 import { modelIdProblem } from '../../core/eval/model-id.js';
-import {
-  buildResult,
-  clipFailureMessage,
-  resultDigest,
-  resultText,
-  type EvaluationResult,
-  type FailureDeclaration,
-  type ResultEpisode,
-} from '../../core/eval/result.js';
+import { inShard, type Shard } from '../../core/eval/shard.js';
+import { clipFailureMessage, resultDigest, type EvaluationResult } from '../../core/eval/result.js';
 import type { TerminationReason } from '../../core/sim/events.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import type { Suite } from '../../core/world/suite.js';
 import { openAgent } from '../agents/open-agent.js';
-import type { AgentSession, AgentSpec } from '../agents/spec.js';
-import { checkOutputPath } from '../files.js';
-import { readTextInput } from '../inputs.js';
-import { CheckpointWriter } from './checkpoint.js';
-import { episodeAgentError, runScheduledEpisode } from './episode.js';
-import { WorkerPool } from './pool.js';
+import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
+import { episodeFactory, type AgentSession, type AgentSpec } from '../agents/spec.js';
+import type { EntryPoints } from '../entry-points.js';
+import { processScope, type ResourceScope } from '../lifetime.js';
+import { episodeAgentError, evaluateEpisode, type EpisodeScoringContext } from './evaluate-episode.js';
+import { WorkerPool, type PooledEpisode } from './pool.js';
+import { sinkFinal, sinkState, type ResultSink, type SinkEntry, type SinkRun } from './sink.js';
 
 export interface EvaluationRunOptions {
   readonly suite: Suite;
-  /** The suite directory: each --jobs worker loads the suite from it itself. */
+  /** The suite directory: each worker (jobs > 1) loads the suite from it itself. */
   readonly suiteDir: string;
   readonly manifest: EvaluationManifest;
   /** Names the manifest in messages (its path). */
@@ -52,15 +47,25 @@ export interface EvaluationRunOptions {
   readonly agent: AgentSpec;
   readonly agentPaths: readonly string[];
   readonly actTimeoutMs: number;
-  readonly outPath: string;
-  /** Paths the output must never be (the suite directory, the manifest file, the agent module). */
-  readonly inputs: readonly string[];
-  readonly resume: boolean;
+  /** The sandbox of a module or command agent; default the default policy (sandbox-options.ts). */
+  readonly sandbox?: AgentSandboxOptions;
+  /** Where the result goes (sink.ts): a FileCheckpointSink, a MemorySink, the archive. */
+  readonly sink: ResultSink;
   readonly continueOnFailure: boolean;
   /** Episodes run in parallel, 1 .. maxJobs(); 1 runs them in this thread. */
   readonly jobs: number;
+  /** Run episodes in worker threads also when one lane is enough (the app: its event loop must never simulate). */
+  readonly workerThreads?: boolean;
+  /** The worker and module host files (entry-points.ts). */
+  readonly entryPoints: EntryPoints;
+  /** Owns the run's agent processes and workers; default processScope. The run uses a child scope and disposes it when it ends. */
+  readonly scope?: ResourceScope;
+  /** Score each episode as it lands (the sink's entries then carry `scoring`). */
+  readonly scoring?: EpisodeScoringContext;
   readonly onProgress?: (progress: EvaluationProgress) => void;
-  /** Aborting stops the run: running agents are killed, the checkpoint stays, an `interrupted` error is thrown. */
+  /** Run only this slice of the manifest (core/eval/shard.ts); the result holds only its episodes. */
+  readonly shard?: Shard;
+  /** Aborting stops the run: running agents are killed, committed episodes stay, an `interrupted` error is thrown. */
   readonly signal?: AbortSignal;
 }
 
@@ -81,7 +86,7 @@ export type EvaluationProgress = {
 
 export interface EvaluationRunSummary {
   readonly result: EvaluationResult;
-  /** fileDigest of the saved result text. */
+  /** fileDigest of the result text (resultText(result)). */
   readonly digest: string;
   readonly manifestHash: string;
   readonly scheduledEpisodes: number;
@@ -98,12 +103,18 @@ export function maxJobs(): number {
   return availableParallelism() * 4;
 }
 
-/** UsageError unless `jobs` is an integer in 1 .. maxJobs(). */
+/** UsageError (field `jobs`) unless `jobs` is an integer in 1 .. maxJobs(). */
 export function checkJobs(jobs: number): void {
   const max = maxJobs();
   if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > max) {
-    throw new UsageError(`--jobs: must be an integer from 1 to ${max} (four per core)`);
+    throw fieldError('jobs', `must be an integer from 1 to ${max} (four per core)`);
   }
+}
+
+/** UsageError (field `modelId`) unless the model ID is well-formed. */
+export function checkModelId(modelId: string): void {
+  const problem = modelIdProblem(modelId);
+  if (problem !== null) throw fieldError('modelId', problem);
 }
 
 function seconds(ms: number): string {
@@ -120,7 +131,7 @@ export function progressLine(p: EvaluationProgress): string {
 /** Runs episodes in `lanes` parallel lanes; lane i runs one episode at a time. */
 interface EpisodeExecutor {
   readonly lanes: number;
-  run(lane: number, job: ManifestEpisode): Promise<ResultEpisode>;
+  run(lane: number, job: ManifestEpisode): Promise<PooledEpisode>;
   /** Closes the agent sessions (after the last episode). */
   close(): Promise<void>;
   /** Stops at once: running agents are killed, running episodes reject. */
@@ -128,14 +139,20 @@ interface EpisodeExecutor {
 }
 
 class InThreadExecutor implements EpisodeExecutor {
-  readonly lanes = 1;
+  /** One lane, or more for a session whose episodes wait on the network (episodesInFlight), capped by the queue. */
+  readonly lanes: number;
   constructor(
     private readonly session: AgentSession,
     private readonly scenarios: ReadonlyMap<string, Scenario>,
-  ) {}
+    private readonly scoring: EpisodeScoringContext | undefined,
+    queued: number,
+  ) {
+    this.lanes = Math.max(1, Math.min(session.episodesInFlight ?? 1, queued));
+  }
 
-  run(_lane: number, job: ManifestEpisode): Promise<ResultEpisode> {
-    return runScheduledEpisode(this.session, this.scenarios.get(job.scenario_id)!, job);
+  async run(_lane: number, job: ManifestEpisode): Promise<PooledEpisode> {
+    const { episode, scoring } = await evaluateEpisode(episodeFactory(this.session, job.index), this.scenarios.get(job.scenario_id)!, job, { scoring: this.scoring });
+    return scoring === undefined ? { episode } : { episode, scoring };
   }
 
   close(): Promise<void> {
@@ -154,7 +171,7 @@ class PoolExecutor implements EpisodeExecutor {
     return this.pool.size;
   }
 
-  run(lane: number, job: ManifestEpisode): Promise<ResultEpisode> {
+  run(lane: number, job: ManifestEpisode): Promise<PooledEpisode> {
     return this.pool.run(lane, job);
   }
 
@@ -171,94 +188,77 @@ function interrupted(): EmberError {
   return new EmberError('interrupted', 'interrupted');
 }
 
-interface Resumed {
-  readonly episodes: readonly ResultEpisode[];
-  readonly failures: readonly FailureDeclaration[];
-  readonly identity: { readonly dev: number; readonly ino: number } | undefined;
-  readonly text: string | undefined;
-}
-
-async function outputExists(path: string): Promise<boolean> {
-  return (await CheckpointWriter.identify(path)) !== undefined;
-}
-
-/**
- * Checks the output path; with resume and an existing file, authenticates it
- * completely and requires the same manifest hash and model ID.
- */
-async function prepareOutput(opts: EvaluationRunOptions, hash: string): Promise<Resumed> {
-  const { outPath, inputs } = opts;
-  if (!opts.resume || !(await outputExists(outPath))) {
-    await checkOutputPath(outPath, { force: false, inputs });
-    return { episodes: [], failures: [], identity: undefined, text: undefined };
+async function openExecutor(opts: EvaluationRunOptions, lanes: number, scope: ResourceScope, queued: number): Promise<EpisodeExecutor> {
+  if (lanes === 1 && opts.workerThreads !== true) {
+    const session = await openAgent(opts.agent, { agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs, entryPoints: opts.entryPoints, scope, sandbox: opts.sandbox });
+    return new InThreadExecutor(session, new Map(opts.suite.entries.map((e) => [e.scenarioId, e.scenario])), opts.scoring, queued);
   }
-  // force: the file exists and is ours to continue; every other output rule still applies.
-  await checkOutputPath(outPath, { force: true, inputs });
-  const identity = await CheckpointWriter.identify(outPath);
-  const text = readTextInput(outPath, 'evaluation result');
-  const existing = authenticateResult(text, outPath, opts.suite);
-  if (existing.manifestHash !== hash) {
-    throw new OutputError(`${outPath}: cannot resume: it is a result of manifest ${existing.manifestHash}, not of the given manifest ${hash}`);
-  }
-  if (existing.result.model_id !== opts.modelId) {
-    throw new OutputError(`${outPath}: cannot resume: it is a result of model ${JSON.stringify(existing.result.model_id)}, not ${JSON.stringify(opts.modelId)}`);
-  }
-  return { episodes: existing.result.episodes, failures: existing.result.failures, identity, text };
-}
-
-async function openExecutor(opts: EvaluationRunOptions, lanes: number): Promise<EpisodeExecutor> {
-  if (lanes === 1) {
-    const session = await openAgent(opts.agent, { agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs });
-    return new InThreadExecutor(session, new Map(opts.suite.entries.map((e) => [e.scenarioId, e.scenario])));
-  }
-  const pool = await WorkerPool.open(lanes, {
-    suiteDir: opts.suiteDir,
-    suiteHash: opts.suite.hash,
-    agent: opts.agent,
-    agentPaths: opts.agentPaths,
-    actTimeoutMs: opts.actTimeoutMs,
-  });
+  const pool = await WorkerPool.open(
+    lanes,
+    {
+      suiteDir: opts.suiteDir,
+      suiteHash: opts.suite.hash,
+      agent: opts.agent,
+      agentPaths: opts.agentPaths,
+      actTimeoutMs: opts.actTimeoutMs,
+      entryPoints: opts.entryPoints,
+      ...(opts.sandbox === undefined ? {} : { sandbox: opts.sandbox }),
+      ...(opts.scoring === undefined ? {} : { scoring: opts.scoring }),
+    },
+    scope,
+  );
   return new PoolExecutor(pool);
 }
 
 export async function runEvaluation(opts: EvaluationRunOptions): Promise<EvaluationRunSummary> {
   const began = performance.now();
-  const problem = modelIdProblem(opts.modelId);
-  if (problem !== null) throw new UsageError(`--model-id: ${problem}`);
+  checkModelId(opts.modelId);
   checkJobs(opts.jobs);
-  const { manifest } = opts;
+  const { manifest, sink } = opts;
   checkManifestTargetsSuite(manifest, opts.suite, opts.manifestSource ?? 'manifest');
   const hash = manifestHash(manifest);
-  const resumed = await prepareOutput(opts, hash);
+  const run: SinkRun = { suite: opts.suite, manifest, manifestHash: hash, modelId: opts.modelId };
+  const resumed = await sink.resumeState(run);
 
+  // The sink's state: an entry is added when its commit starts, so during a
+  // commit the maps hold exactly the entries committed so far and this one.
   const committed = new Map(resumed.episodes.map((e) => [e.index, e]));
   const declared = new Map(resumed.failures.map((f) => [f.index, f]));
   const scheduled = manifest.episodes.length;
-  const currentResult = (): EvaluationResult => buildResult(manifest, hash, opts.modelId, committed.values(), declared.values());
-  const summary = (text: string, ran: number): EvaluationRunSummary => ({
-    result: currentResult(),
-    digest: resultDigest(text),
-    manifestHash: hash,
-    scheduledEpisodes: scheduled,
-    completedEpisodes: committed.size,
-    failedEpisodes: declared.size,
-    complete: committed.size === scheduled,
-    ranEpisodes: ran,
-  });
+  const finishRun = async (ran: number): Promise<EvaluationRunSummary> => {
+    const final = sinkFinal(sinkState(run, committed, declared));
+    await sink.finish(final);
+    return {
+      result: final.result(),
+      digest: resultDigest(final.text),
+      manifestHash: hash,
+      scheduledEpisodes: scheduled,
+      completedEpisodes: committed.size,
+      failedEpisodes: declared.size,
+      complete: committed.size === scheduled,
+      ranEpisodes: ran,
+    };
+  };
 
-  const queue = manifest.episodes.filter((e) => !committed.has(e.index) && !declared.has(e.index));
-  if (queue.length === 0) return summary(resumed.text ?? resultText(currentResult()), 0);
-  if (opts.signal?.aborted) throw interrupted();
-
-  const checkpoint = new CheckpointWriter(opts.outPath, opts.inputs, resumed.identity);
-  const executor = await openExecutor(opts, Math.min(opts.jobs, queue.length));
+  // Sharding is only this filter: a shard's result is the whole manifest's result with the other episodes left out.
+  const queue = manifest.episodes.filter((e) => inShard(e.index, opts.shard) && !committed.has(e.index) && !declared.has(e.index));
+  if (queue.length === 0) return finishRun(0);
+  const scope = (opts.scope ?? processScope).child();
+  let executor: EpisodeExecutor;
+  try {
+    if (opts.signal?.aborted) throw interrupted();
+    executor = await openExecutor(opts, Math.min(opts.jobs, queue.length), scope, queue.length);
+  } catch (error) {
+    await scope.dispose();
+    await sink.stopped(error);
+    throw error;
+  }
   let stopError: unknown;
   let stopped = false;
   let ran = 0;
-  let savedText = resumed.text;
-  let saving: Promise<void> = Promise.resolve();
+  let committing: Promise<void> = Promise.resolve();
   // The first error stops the run; episodes still running are abandoned
-  // (their agents killed), so the checkpoint holds only what was saved.
+  // (their agents killed), so the sink holds only what was committed.
   const stop = (error: unknown): void => {
     if (stopped) return;
     stopError = error;
@@ -268,15 +268,17 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
   const onAbort = (): void => stop(interrupted());
   opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-  // Saves are chained: each writes the state as it is when its turn comes.
-  const save = (): Promise<void> => {
-    saving = saving.then(async () => {
-      const text = resultText(currentResult());
-      if (text === savedText) return;
-      await checkpoint.write(text);
-      savedText = text;
+  // Commits are chained: one at a time, in finishing order; a failed commit
+  // fails every later one, so nothing is committed after a gap.
+  const commit = (entry: SinkEntry): Promise<number> => {
+    const turn = committing.then(async () => {
+      if (entry.kind === 'episode') committed.set(entry.episode.index, entry.episode);
+      else declared.set(entry.failure.index, entry.failure);
+      await sink.commit(entry, sinkState(run, committed, declared));
+      return committed.size + declared.size;
     });
-    return saving;
+    committing = turn.then(() => undefined);
+    return turn;
   };
 
   type Detail = { status: 'done'; termination: TerminationReason; steps: number } | { status: 'failed'; failure: FailureKind };
@@ -292,28 +294,28 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     while (!stopped) {
       const job = queue.shift();
       if (job === undefined) return;
-      let episode: ResultEpisode;
+      let done: PooledEpisode;
       try {
-        episode = await executor.run(lane, job);
+        done = await executor.run(lane, job);
       } catch (error) {
         if (stopped) return;
         if (!(error instanceof AgentError)) return stop(error);
         if (!opts.continueOnFailure) return stop(episodeAgentError(error, job));
-        declared.set(job.index, { index: job.index, kind: error.failure, message: clipFailureMessage(error.message) });
-        const finished = committed.size + declared.size;
+        const failure = { index: job.index, kind: error.failure, message: clipFailureMessage(error.message) };
+        let finished: number;
         try {
-          await save();
-        } catch (saveError) {
-          return stop(saveError);
+          finished = await commit({ kind: 'failure', failure });
+        } catch (commitError) {
+          return stop(commitError);
         }
         report(job, finished, { status: 'failed', failure: error.failure });
         continue;
       }
       if (stopped) return;
-      committed.set(job.index, episode);
-      const finished = committed.size + declared.size;
+      const { episode } = done;
+      let finished: number;
       try {
-        await save();
+        finished = await commit(done.scoring === undefined ? { kind: 'episode', episode } : { kind: 'episode', episode, scoring: done.scoring });
       } catch (error) {
         return stop(error);
       }
@@ -323,12 +325,16 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
 
   try {
     await Promise.all(Array.from({ length: executor.lanes }, (_, lane) => runLane(lane)));
-    await saving.catch(() => undefined);
+    await committing.catch(() => undefined);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (stopped) await executor.abort().catch(() => undefined);
-    else await executor.close();
+    else await executor.close().catch((error: unknown) => stop(error));
+    await scope.dispose();
   }
-  if (stopped) throw stopError;
-  return summary(savedText ?? resultText(currentResult()), ran);
+  if (stopped) {
+    await sink.stopped(stopError);
+    throw stopError;
+  }
+  return finishRun(ran);
 }

@@ -10,9 +10,9 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { ValidationError } from '../../core/errors.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
-import type { AgentSession } from '../agents/spec.js';
+import { episodeFactory, type AgentSession } from '../agents/spec.js';
 import { loadSuiteDir } from '../inputs.js';
-import { runScheduledEpisode } from './episode.js';
+import { evaluateEpisode } from './evaluate-episode.js';
 import { toWire, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 
 async function open(config: WorkerConfig): Promise<{ scenarios: Map<string, Scenario>; session: AgentSession }> {
@@ -21,7 +21,7 @@ async function open(config: WorkerConfig): Promise<{ scenarios: Map<string, Scen
     throw new ValidationError(`${config.suiteDir}: the suite changed while the evaluation was starting (suite hash ${suite.hash}, expected ${config.suiteHash})`);
   }
   const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
-  const session = await openAgent(config.agent, { agentPaths: config.agentPaths, actTimeoutMs: config.actTimeoutMs });
+  const session = await openAgent(config.agent, { agentPaths: config.agentPaths, actTimeoutMs: config.actTimeoutMs, entryPoints: config.entryPoints, sandbox: config.sandbox });
   return { scenarios, session };
 }
 
@@ -47,9 +47,9 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
         const run =
           scenario === undefined
             ? Promise.reject(new ValidationError(`episode ${job.index}: scenario ${job.scenario_id} is not in the suite`))
-            : runScheduledEpisode(session, scenario, job, watcher);
+            : evaluateEpisode(episodeFactory(session, job.index), scenario, job, { watcher, scoring: config.scoring });
         run.then(
-          (episode) => post({ type: 'done', episode }),
+          (evaluated) => post({ type: 'done', episode: evaluated.episode, scoring: evaluated.scoring }),
           (error: unknown) => post({ type: 'error', error: toWire(error) }),
         );
         return;

@@ -1,0 +1,33 @@
+/**
+ * CPU time of repeated runs (process.cpuUsage: user + system of the whole
+ * process), beside their wall time. The bench machines are shared, and a
+ * busy neighbour stretches wall time but not the CPU time a run consumes.
+ */
+
+export interface Timing {
+  /** Median CPU seconds per run. */
+  readonly cpu: number;
+  /** Median wall seconds per run. */
+  readonly wall: number;
+}
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
+}
+
+/** Medians of `runs` runs after `warmups` runs (the JIT compiles the hot paths in the first runs). */
+export async function timeCpu(fn: () => unknown, runs = 15, warmups = 10): Promise<Timing> {
+  for (let i = 0; i < warmups; i++) await fn();
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const startWall = process.hrtime.bigint();
+    const startCpu = process.cpuUsage();
+    await fn();
+    const used = process.cpuUsage(startCpu);
+    cpu.push((used.user + used.system) / 1e6);
+    wall.push(Number(process.hrtime.bigint() - startWall) / 1e9);
+  }
+  return { cpu: median(cpu), wall: median(wall) };
+}

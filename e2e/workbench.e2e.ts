@@ -1,0 +1,220 @@
+/**
+ * The workbench end to end, in Debian Chromium against `emberbench serve`:
+ * a manifest made in the Manifests view, a baseline evaluated from the Run
+ * view with live progress to 100%, the trial's headline checked against
+ * `emberbench score` on the exported result, a CLI result imported through
+ * the file input, the trials table sorted and filtered, and both trials
+ * found again after the server restarts on the same archive.
+ */
+
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumMissing, launchChromium } from './browser.js';
+import { emberbench, headlineOf } from './cli.js';
+import { ROOT, startServe, type ServeProcess } from './server.js';
+
+const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
+const SHOTS = join(ROOT, 'e2e', 'screenshots');
+const UI_MODEL = 'e2e-ui-congestion-aware';
+const CLI_MODEL = 'e2e-cli-fire-aware';
+
+const missing = chromiumMissing();
+if (missing !== null) console.log(`workbench e2e skipped: ${missing}`);
+
+describe.skipIf(missing !== null)('workbench in browser mode', () => {
+  let dir: string;
+  let archive: string;
+  let server: ServeProcess | null = null;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  async function openApp(): Promise<void> {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      // A CSP violation or a failed call is a bug this suite must surface.
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(server!.url);
+    await page.locator('main h1').waitFor();
+  }
+
+  async function view(name: string): Promise<void> {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    await page.locator('main h1', { hasText: name }).waitFor();
+  }
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-'));
+    archive = join(dir, 'archive.sqlite');
+    server = await startServe(archive);
+    browser = await launchChromium();
+    await openApp();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('creates a manifest of seed 0 in the Manifests view (seed values never shown)', async () => {
+    await view('Manifests');
+    await page.getByLabel('Seeds').fill('0');
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'created' });
+    await expect.poll(() => notice.textContent(), { timeout: 60_000 }).toMatch(/10 episodes \(10 scenarios × 1 seed\)/);
+    await expect.poll(() => page.locator('table').last().textContent()).toContain('ember-public');
+    await shot('manifests');
+  });
+
+  test('a bad seed is refused with the field highlighted', async () => {
+    await page.getByLabel('Seeds').fill('zero');
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    await page.locator('.field.invalid[data-field="seeds"]').waitFor({ timeout: 30_000 });
+    await shot('manifests-error');
+    await page.getByLabel('Seeds').fill('');
+  });
+
+  test('Suites and packs: map previews, validation, a missing folder refused, a pack built and verified', async () => {
+    await page.keyboard.press('Alt+2');
+    await page.locator('main h1', { hasText: 'Suites and packs' }).waitFor();
+    await expect.poll(() => page.locator('.previews canvas').count(), { timeout: 30_000 }).toBe(10);
+    expect(await page.locator('.previews canvas').first().getAttribute('aria-label')).toMatch(/^Map of v1-pub-01-single-exit-sparse: 12 by 24 cells, 1 exit cells, 10 people/);
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.locator('.notice.ok').waitFor({ timeout: 60_000 });
+    await shot('suites');
+    await page.getByLabel('Folder').fill(join(dir, 'no-such-suite'));
+    await page.getByRole('button', { name: 'Add suite' }).click();
+    await page.locator('.field.invalid[data-field="dir"], .list-card [role="alert"]').first().waitFor({ timeout: 30_000 });
+    await page.getByLabel('Folder').fill('');
+    await page.getByRole('button', { name: 'Build pack' }).click();
+    const packRow = page.locator('table tbody tr').filter({ hasText: '10' });
+    await packRow.first().waitFor({ timeout: 120_000 });
+    await packRow.first().getByRole('button', { name: 'Verify' }).click();
+    await packRow.first().locator('.ok-text').waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Environment packs' }).scrollIntoViewIfNeeded();
+    await shot('packs');
+  });
+
+  test('evaluates a baseline from the Run view, with live progress to 100%', async () => {
+    await view('Run');
+    await page.getByLabel('Baseline agent').selectOption('congestion-aware-v1');
+    await page.getByLabel('Model ID').fill(UI_MODEL);
+    await page.getByLabel('Concurrent episodes').fill('1');
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
+    // A screenshot part way, when the run is slow enough to catch one (it may finish first).
+    await page
+      .locator('.running:not(.ended) .run-episodes')
+      .filter({ hasNotText: /^0 of/ })
+      .waitFor({ timeout: 20_000 })
+      .then(() => shot('run-progress'))
+      .catch(() => undefined);
+    const finished = page.locator('.running.ended.complete');
+    await finished.waitFor({ timeout: 240_000 });
+    expect(await finished.locator('.run-percent').textContent()).toBe('100%');
+    expect(await finished.locator('.run-episodes').textContent()).toBe('10 of 10 episodes');
+    await shot('run-finished');
+  });
+
+  test("the trial's headline equals what `emberbench score` prints for the exported result", async () => {
+    await page.locator('.running.ended.complete').getByRole('button', { name: 'Open trial' }).click();
+    const headline = page.getByTestId('headline-score');
+    await headline.waitFor({ timeout: 60_000 });
+    const shown = (await headline.textContent())!.trim();
+    await shot('trial');
+    await page.getByRole('heading', { name: 'Episodes' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => page.getByRole('table', { name: 'episodes' }).locator('.vbody [role="row"]').count()).toBe(10);
+    await shot('trial-episodes');
+
+    const out = join(dir, 'export-ui');
+    await page.getByLabel('New folder').fill(out);
+    await page.getByRole('button', { name: 'Export trial' }).click();
+    await page.getByRole('status').filter({ hasText: 'Wrote' }).waitFor({ timeout: 60_000 });
+    const resultFile = readdirSync(out).find((f) => /result.*\.json$/.test(f) && !/score/.test(f));
+    expect(resultFile, `no result file among ${readdirSync(out).join(', ')}`).toBeDefined();
+    const cliReport = join(dir, 'cli.score.json');
+    const { stdout } = await emberbench('score', '--suite', SUITE, '--result', join(out, resultFile!), '--out', cliReport);
+    expect(shown).toBe(headlineOf(stdout));
+    // The archive's report of the trial is the CLI's, byte for byte, when the export carries it.
+    const exportedReport = readdirSync(out).find((f) => /score.*\.json$/.test(f));
+    if (exportedReport !== undefined) expect(readFileSync(join(out, exportedReport), 'utf8')).toBe(readFileSync(cliReport, 'utf8'));
+    console.log(`exported: ${readdirSync(out).join(', ')}; headline ${shown}`);
+  });
+
+  test('imports a result made with `emberbench evaluation run` through the file input', async () => {
+    const manifest = join(dir, 'manifest-cli.json');
+    const result = join(dir, 'result-cli.json');
+    await emberbench('evaluation', 'manifest', '--suite', SUITE, '--seed', '1', '--out', manifest);
+    await emberbench('evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', CLI_MODEL, '--agent', 'builtin:fire-aware-shortest-path-v1', '--out', result);
+    await view('Trials');
+    await page.getByLabel('Choose a result file to import').setInputFiles(result);
+    await page.getByRole('status').filter({ hasText: 'imported' }).waitFor({ timeout: 120_000 });
+    await expect.poll(() => page.locator('.vbody').textContent(), { timeout: 30_000 }).toContain(CLI_MODEL);
+    await shot('trials-imported');
+  });
+
+  test('a file that is not a result is refused with the reason', async () => {
+    const bogus = join(dir, 'not-a-result.json');
+    writeFileSync(bogus, '{"result_version": "1.0"}\n');
+    await page.getByLabel('Choose a result file to import').setInputFiles(bogus);
+    await page.getByRole('alert').waitFor({ timeout: 60_000 });
+    await shot('import-refused');
+    await page.getByRole('alert').getByRole('button', { name: 'Dismiss the error' }).click();
+  });
+
+  test('sorts and filters the trials table', async () => {
+    const scores = async () => (await page.locator('.vbody [role="row"] [role="cell"]:nth-child(3) strong').allTextContents()).map(Number);
+    await page.locator('.vhead button[data-sort="score"]').click();
+    await expect.poll(async () => (await scores()).length).toBe(2);
+    const desc = await scores();
+    expect(desc[0]).toBeGreaterThanOrEqual(desc[1]!);
+    await page.locator('.vhead button[data-sort="score"]').click();
+    await expect.poll(scores).toEqual([...desc].reverse());
+    await page.getByLabel('Filter by model').fill('cli');
+    await expect.poll(() => page.locator('.vbody [role="row"]').count()).toBe(1);
+    expect(await page.locator('.vbody').textContent()).toContain(CLI_MODEL);
+    await shot('trials-filtered');
+    await page.getByLabel('Filter by model').fill('no-such-model');
+    await page.getByText('No trial matches these filters.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.locator('.vbody [role="row"]').count()).toBe(2);
+    // Keyboard: the table takes the arrows and Enter, Alt+digit jumps between views.
+    await page.locator('.vbody').focus();
+    await page.keyboard.press('End');
+    const lastModel = (await page.locator('.vbody [role="row"].active .model').textContent())!;
+    await page.keyboard.press('Enter');
+    await page.locator('main h1', { hasText: lastModel }).waitFor();
+    await page.keyboard.press('Alt+5');
+    await page.locator('main h1', { hasText: 'Trials' }).waitFor();
+    // The app remembers the last view across a reload.
+    await page.reload();
+    await page.locator('main h1', { hasText: 'Trials' }).waitFor();
+  });
+
+  test('finds both trials again after the server restarts on the same archive', async () => {
+    await page.context().close();
+    expect(await server!.stop()).toBe(0);
+    server = await startServe(archive);
+    await openApp();
+    await view('Trials');
+    await expect.poll(() => page.locator('.vbody').textContent(), { timeout: 30_000 }).toContain(UI_MODEL);
+    expect(await page.locator('.vbody').textContent()).toContain(CLI_MODEL);
+    await shot('trials-after-restart');
+    await view('Project');
+    await shot('overview');
+  });
+
+  test('no page error and no CSP violation happened', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+/** `emberbench bundle create` and `bundle verify`: official bundles (docs/bundles.md). */
+
+import type { BundleIndex } from '../../core/bundle/bundle-index.js';
+import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
+import { createBundle, verifyBundle } from '../../node/bundle/bundle.js';
+import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import { resamplesArgument } from '../options.js';
+
+function bundleReport(index: BundleIndex, files: number): Report {
+  return {
+    bundle_version: index.bundle_version,
+    pack_id: index.pack_id,
+    pack_digest: index.pack_digest,
+    manifest_hash: index.manifest_hash,
+    models: index.models.map((m) => ({ model_id: m.model_id, dir: m.dir, trials: m.trials, score: m.score, official: m.official, report_digest: m.report_digest })),
+    comparison_outcome: index.comparison_outcome,
+    files,
+  };
+}
+
+async function bundleCreate(args: ParsedArgs): Promise<Report> {
+  const index = await createBundle({
+    packDir: args.required('pack'),
+    resultPaths: args.list('result'),
+    operationalPaths: args.list('operational'),
+    resamples: resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES,
+    out: args.required('out'),
+  });
+  return bundleReport(index, index.files.length + 1);
+}
+
+function bundleVerify(args: ParsedArgs): Promise<Report> {
+  const verified = verifyBundle(args.positional(0));
+  return Promise.resolve({ verified: true, ...bundleReport(verified.index, verified.files) });
+}
+
+export const bundleModule: CommandModule = {
+  group: 'bundle',
+  summary: 'official bundles: results, scores, statistics and comparison with a digest index',
+  commands: [
+    {
+      words: ['bundle', 'create'],
+      summary: 'score results against a pack and write an official bundle',
+      description:
+        'Authenticates every result against the environment pack, scores each model (one or two models; several results of a model are its trials), computes the statistics of every trial and, for two models, their paired comparison (the first model given is A), and writes everything with the pack into a new folder, with bundle.json listing the SHA-256 of every file. The files are byte-identical to what `score`, `statistics aggregate` and `score compare` write. The folder is written whole or not at all and never replaces an existing one.',
+      positionals: [],
+      options: [
+        { name: 'pack', kind: 'value', required: true, valueName: 'DIR', description: 'the environment pack the results ran' },
+        { name: 'result', kind: 'repeatable', required: true, valueName: 'FILE', description: 'an evaluation result (repeat: the trials of one model, or of two models to compare)' },
+        { name: 'operational', kind: 'repeatable', valueName: 'FILE', description: 'an operational record of one of the models (at most one per model)' },
+        { name: 'resamples', kind: 'value', valueName: 'N', description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default ${DEFAULT_RESAMPLES})` },
+        { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new bundle folder (must not exist)' },
+      ],
+      examples: [
+        'emberbench bundle create --pack pack --result congestion.json --out bundle-congestion',
+        'emberbench bundle create --pack pack --result a.json --result b.json --out bundle-a-vs-b --json',
+      ],
+      run: (args) => bundleCreate(args),
+    },
+    {
+      words: ['bundle', 'verify'],
+      summary: 'authenticate an official bundle from disk',
+      description:
+        'Checks that the folder holds exactly the files bundle.json lists, each with its digest (a changed, missing or extra file is named; exit 3), then replays every result against the bundled pack and recomputes every score report, summary, statistics file and the comparison, which must equal the bundled bytes (exit 5 otherwise).',
+      positionals: [{ name: 'DIR', description: 'the bundle folder' }],
+      options: [],
+      examples: ['emberbench bundle verify bundle-congestion', 'emberbench bundle verify bundle-a-vs-b --json'],
+      run: (args) => bundleVerify(args),
+    },
+  ],
+};

@@ -1,0 +1,137 @@
+/**
+ * The Electron main process: one window, the IPC bridge, the services.
+ * Main stays thin: the archive, evaluations and scoring are the services of
+ * src/node/app (tested without Electron); this file wires them to a window.
+ *
+ * Security (workbench.md section 1): contextIsolation, sandbox, no Node in
+ * the renderer, a strict CSP, navigation and new windows blocked,
+ * permission requests denied, every IPC call validated (ipc-guard.ts).
+ */
+
+import { app, BrowserWindow, ipcMain, screen, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createWorkbenchServices } from '../node/app/services.js';
+import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';
+import type { EventName, Events } from '../shared/api/contract.js';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../shared/api/client.js';
+import { fileUrlMatcher, handleIpcCall, type TrustedApp } from './ipc-guard.js';
+import { readSettings, writeSettings } from './settings.js';
+import { readWindowState, writeWindowState } from './window-state.js';
+
+app.setName('EMBER Workbench');
+
+// One app per user: a second launch focuses the first, which owns the archive's writer.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+/** `--archive FILE` on the command line, else the last archive used, else the default in the data folder. */
+function chooseArchive(settingsFile: string): string {
+  const flag = process.argv.find((a) => a.startsWith('--archive='));
+  if (flag !== undefined) return resolve(flag.slice('--archive='.length));
+  return readSettings(settingsFile).lastArchive ?? join(app.getPath('userData'), 'archive.sqlite');
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const userData = app.getPath('userData');
+  mkdirSync(userData, { recursive: true });
+  const settingsFile = join(userData, 'settings.json');
+  const archivePath = chooseArchive(settingsFile);
+  writeSettings(settingsFile, { lastArchive: archivePath });
+
+  // Deny every permission (camera, notifications, ...): the app needs none.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+
+  let window: BrowserWindow | undefined;
+  const emit = <E extends EventName>(event: E, payload: Events[E]): void => {
+    if (window !== undefined && !window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event, payload);
+  };
+  const here = __dirname; // out/main, where electron-vite puts this bundle and the worker entries
+  const appRoot = app.getAppPath();
+  const services = await createWorkbenchServices({
+    archivePath,
+    publicSuiteDir: join(app.isPackaged ? process.resourcesPath : appRoot, 'scenarios', 'public', 'v1'),
+    entryPoints: { evaluationWorker: join(here, 'evaluation-worker.js'), moduleHost: join(here, 'module-host.js') },
+    mode: 'desktop',
+    version: app.getVersion(),
+    emit,
+  });
+
+  const stateFile = join(userData, 'window-state.json');
+  const state = readWindowState(stateFile);
+  const visible = screen.getAllDisplays().some((d) => state.x !== undefined && state.y !== undefined && state.x >= d.bounds.x && state.y >= d.bounds.y && state.x < d.bounds.x + d.bounds.width && state.y < d.bounds.y + d.bounds.height);
+  window = new BrowserWindow({
+    width: state.width,
+    height: state.height,
+    ...(visible ? { x: state.x, y: state.y } : {}),
+    minWidth: 960,
+    minHeight: 640,
+    title: 'EMBER Workbench',
+    icon: join(appRoot, 'resources', 'icon.png'),
+    show: false,
+    webPreferences: {
+      preload: join(here, '..', 'preload', 'index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (state.maximized) window.maximize();
+  window.once('ready-to-show', () => window?.show());
+  window.on('close', () => {
+    if (window === undefined) return;
+    const b = window.getNormalBounds();
+    writeWindowState(stateFile, { width: b.width, height: b.height, x: b.x, y: b.y, maximized: window.isMaximized() });
+  });
+
+  const devUrl = process.env.ELECTRON_RENDERER_URL;
+  const indexFile = join(here, '..', 'renderer', 'index.html');
+  const indexUrl = pathToFileURL(indexFile).href;
+  const trusted: TrustedApp = {
+    webContentsId: window.webContents.id,
+    isAppUrl: devUrl !== undefined && !app.isPackaged ? (url) => url.startsWith(devUrl) : fileUrlMatcher(indexUrl),
+  };
+
+  // No navigation away from the app and no new windows; links open in the system browser.
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  ipcMain.handle(IPC_CALL_CHANNEL, (event: IpcMainInvokeEvent, name: unknown, input: unknown) =>
+    handleIpcCall(services.handlers, trusted, { webContentsId: event.sender.id, frameUrl: event.senderFrame?.url ?? null, isTopFrame: event.senderFrame?.parent === null }, name, input),
+  );
+
+  if (devUrl !== undefined && !app.isPackaged) await window.loadURL(devUrl);
+  else await window.loadFile(indexFile);
+
+  app.on('second-instance', () => {
+    if (window === undefined || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  let disposed = false;
+  app.on('before-quit', (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    disposed = true;
+    // Evaluations in flight become resumable; the archive closes cleanly.
+    void services.dispose().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+}

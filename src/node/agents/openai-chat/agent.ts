@@ -1,0 +1,200 @@
+/**
+ * The agent of `builtin:openai-chat` for one episode: renders each
+ * observation as a prompt, asks the model (through the response cache when
+ * one is configured), parses the answer strictly and keeps the transcript.
+ *
+ * direct mode: one call per step; the answer is the step's action set.
+ * planner mode: one call at step 0 and then every planner_interval steps
+ * (and at once when an assigned exit became unreachable); the answer
+ * assigns exits, the path follower (core/llm/follower.ts) makes the moves.
+ */
+
+import { AgentError, ModelOutputError, type FailureKind } from '../../../core/errors.js';
+import { parseDirectAnswer, parsePlannerAnswer } from '../../../core/llm/answer.js';
+import { completionRequest } from '../../../core/llm/completion.js';
+import { NO_USAGE, addUsage, type UsageTotals } from '../../../core/llm/cost.js';
+import type { AgentConfig } from '../../../core/llm/config.js';
+import { PathFollower } from '../../../core/llm/follower.js';
+import { promptMessages, type ChatMessage } from '../../../core/llm/prompt.js';
+import type { ActionSet } from '../../../core/sim/actions.js';
+import type { Agent } from '../../../core/sim/agent.js';
+import type { Observation } from '../../../core/sim/observation.js';
+import { gridFromMap, type Grid } from '../../../core/world/grid.js';
+import type { ResponseCache } from './cache.js';
+import { CallError, callChat, scrub, type CallPolicy } from './client.js';
+import { addLiveUsage } from './live-usage.js';
+import type { ConnectionSlots } from './slots.js';
+import { summaryOf, writeTranscript, type TranscriptCall } from './transcript.js';
+
+/** What every episode of a session shares. */
+export interface LlmContext {
+  readonly config: AgentConfig;
+  readonly policy: CallPolicy;
+  readonly slots: ConnectionSlots;
+  readonly cache: ResponseCache | null;
+  readonly transcriptDir: string;
+  readonly systemPrompt: string;
+  /** Aborted when the session closes: calls and backoffs in flight stop. */
+  readonly signal: AbortSignal;
+  /** The run's shared live counter (live-usage.ts), or null. */
+  readonly liveUsage: SharedArrayBuffer | null;
+  /** Told the usage of every finished episode (the live counter). */
+  readonly onEpisodeUsage: (usage: UsageTotals) => void;
+}
+
+interface Answer {
+  readonly text: string;
+  readonly call: Omit<TranscriptCall, 'status' | 'error'>;
+}
+
+export class LlmAgent implements Agent {
+  private readonly calls: TranscriptCall[] = [];
+  private usage: UsageTotals = NO_USAGE;
+  private failure: FailureKind | null = null;
+  private grid: Grid | undefined;
+  private follower: PathFollower | undefined;
+  private targets: Map<string, number> | undefined;
+  private plannedAt = -1;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: LlmContext,
+    private readonly episode: number | null,
+  ) {}
+
+  async act(observation: Observation): Promise<ActionSet> {
+    try {
+      return this.ctx.config.inference.mode === 'direct' ? await this.direct(observation) : await this.planner(observation);
+    } catch (error) {
+      this.failure = error instanceof AgentError ? error.failure : 'model_error';
+      throw error;
+    }
+  }
+
+  private async direct(observation: Observation): Promise<ActionSet> {
+    this.grid ??= gridFromMap(observation.map);
+    const grid = this.grid;
+    const answer = await this.ask(observation, grid);
+    return this.judge(answer, () => parseDirectAnswer(answer.text, observation, grid));
+  }
+
+  private async planner(observation: Observation): Promise<ActionSet> {
+    this.follower ??= new PathFollower(observation.map);
+    const follower = this.follower;
+    const interval = this.ctx.config.inference.planner_interval ?? 1;
+    if (this.targets === undefined || observation.step - this.plannedAt >= interval) await this.plan(observation, follower);
+    let step = follower.step(observation, this.targets!);
+    if (step.unreachable.length > 0 && this.plannedAt !== observation.step) {
+      await this.plan(observation, follower);
+      step = follower.step(observation, this.targets!);
+    }
+    return step.actions;
+  }
+
+  private async plan(observation: Observation, follower: PathFollower): Promise<void> {
+    const answer = await this.ask(observation, follower.grid);
+    this.targets = this.judge(answer, () => parsePlannerAnswer(answer.text, observation, follower.exitCount));
+    this.plannedAt = observation.step;
+  }
+
+  /** Parses an answer, recording the verdict; a rejected answer is invalid_output. */
+  private judge<T>(answer: Answer, parse: () => T): T {
+    try {
+      const value = parse();
+      this.calls.push({ ...answer.call, status: 'ok', error: null });
+      return value;
+    } catch (error) {
+      const message = error instanceof ModelOutputError ? error.message : String(error);
+      this.calls.push({ ...answer.call, status: 'invalid_output', error: message });
+      throw new ModelOutputError(`model answer at step ${answer.call.step}: ${message}`);
+    }
+  }
+
+  private async ask(observation: Observation, grid: Grid): Promise<Answer> {
+    const messages: ChatMessage[] = promptMessages(this.ctx.systemPrompt, observation, grid);
+    const prompt = messages[1]!.content;
+    const cached = this.ctx.cache === null ? undefined : await this.ctx.cache.get(messages);
+    if (cached !== undefined) {
+      this.count({ ...NO_USAGE, calls: 1, cacheHits: 1 });
+      const call = { type: 'call' as const, step: observation.step, prompt, answer: cached, attempts: 0, retries: 0, timeouts: 0, latency_ms: 0, input_tokens: 0, output_tokens: 0, cached: true };
+      return { text: cached, call };
+    }
+    const body = completionRequest(this.ctx.config.inference, messages);
+    try {
+      const result = await callChat(this.ctx.policy, body, this.ctx.slots, this.ctx.signal);
+      const usage = result.completion.usage;
+      this.count({
+        calls: 1,
+        inputTokens: usage?.inputTokens ?? 0,
+        outputTokens: usage?.outputTokens ?? 0,
+        retries: result.retries,
+        timeouts: result.timeouts,
+        latencyMs: result.latencyMs,
+        cacheHits: 0,
+        unmetered: usage === null ? 1 : 0,
+      });
+      const text = scrub(result.completion.content, this.ctx.policy.apiKey);
+      if (this.ctx.cache !== null) await this.ctx.cache.put(messages, text);
+      const call = {
+        type: 'call' as const,
+        step: observation.step,
+        prompt,
+        answer: text,
+        attempts: result.attempts,
+        retries: result.retries,
+        timeouts: result.timeouts,
+        latency_ms: result.latencyMs,
+        input_tokens: usage?.inputTokens ?? null,
+        output_tokens: usage?.outputTokens ?? null,
+        cached: false,
+      };
+      return { text, call };
+    } catch (error) {
+      if (!(error instanceof CallError)) throw error;
+      const s = error.stats;
+      this.count({ ...NO_USAGE, calls: 1, retries: s.retries, timeouts: s.timeouts, latencyMs: s.latencyMs });
+      this.calls.push({
+        type: 'call',
+        step: observation.step,
+        prompt,
+        answer: null,
+        status: error.failure,
+        error: error.message,
+        attempts: s.attempts,
+        retries: s.retries,
+        timeouts: s.timeouts,
+        latency_ms: s.latencyMs,
+        input_tokens: null,
+        output_tokens: null,
+        cached: false,
+      });
+      throw new AgentError(error.failure, `model call at step ${observation.step}: ${error.message}`);
+    }
+  }
+
+  private count(usage: UsageTotals): void {
+    this.usage = addUsage(this.usage, usage);
+    if (this.ctx.liveUsage !== null) addLiveUsage(this.ctx.liveUsage, usage);
+  }
+
+  /** Writes the transcript (also after a failure) and reports the episode's usage. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const c = this.ctx.config;
+    await writeTranscript(this.ctx.transcriptDir, {
+      header: {
+        type: 'episode',
+        transcript_version: '1.0',
+        episode: this.episode,
+        provider_id: c.provider_id,
+        inference_config_digest: c.inference_config_digest,
+        inference: c.inference,
+        system_prompt: this.ctx.systemPrompt,
+      },
+      calls: this.calls,
+      summary: summaryOf(this.usage, this.failure),
+    });
+    this.ctx.onEpisodeUsage(this.usage);
+  }
+}

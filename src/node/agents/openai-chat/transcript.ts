@@ -1,0 +1,165 @@
+/**
+ * Episode transcripts of `builtin:openai-chat`: one JSON Lines file per
+ * episode (transcript_version 1.0), each line one canonical JSON object.
+ *
+ *   {"type":"episode", ...}  first line: transcript_version, episode (the
+ *                            manifest index, or null for `episode run`),
+ *                            model_id... (see TranscriptHeader)
+ *   {"type":"call", ...}     one per model call, in call order: the step the
+ *                            answer drove (direct: that step; planner: the
+ *                            plan holds from that step until the next call),
+ *                            the user prompt, the raw answer (null when the
+ *                            call failed), status ok | invalid_output |
+ *                            model_error | timeout, the error message,
+ *                            attempts, retries, timeouts, latency_ms, tokens,
+ *                            cached
+ *   {"type":"summary", ...}  last line: the usage totals and the outcome
+ *
+ * The file is written once, atomically, when the episode ends (also when it
+ * fails), so a transcript on disk is always whole. It never holds the API
+ * key: every text that came from the endpoint is scrubbed of it.
+ */
+
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { ValidationError, type FailureKind } from '../../../core/errors.js';
+import { canonicalJson, type CanonicalInput, type JsonObject } from '../../../core/json/canonical.js';
+import { FieldReader } from '../../../core/json/fields.js';
+import { parseJsonInput } from '../../../core/json/strict-parse.js';
+import type { UsageTotals } from '../../../core/llm/cost.js';
+import type { InferenceSettings } from '../../../core/llm/config.js';
+
+export const TRANSCRIPT_VERSION = '1.0';
+
+export interface TranscriptHeader {
+  readonly type: 'episode';
+  readonly transcript_version: string;
+  readonly episode: number | null;
+  readonly provider_id: string;
+  readonly inference_config_digest: string;
+  readonly inference: InferenceSettings;
+  readonly system_prompt: string;
+}
+
+export type CallStatus = 'ok' | 'invalid_output' | FailureKind;
+
+export interface TranscriptCall {
+  readonly type: 'call';
+  readonly step: number;
+  readonly prompt: string;
+  readonly answer: string | null;
+  readonly status: CallStatus;
+  readonly error: string | null;
+  readonly attempts: number;
+  readonly retries: number;
+  readonly timeouts: number;
+  readonly latency_ms: number;
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  readonly cached: boolean;
+}
+
+export interface TranscriptSummary {
+  readonly type: 'summary';
+  readonly outcome: 'ended' | 'failed';
+  readonly failure: FailureKind | null;
+  readonly calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly retries: number;
+  readonly timeouts: number;
+  readonly latency_ms: number;
+  readonly cache_hits: number;
+  readonly unmetered: number;
+}
+
+export interface Transcript {
+  readonly header: TranscriptHeader;
+  readonly calls: readonly TranscriptCall[];
+  readonly summary: TranscriptSummary;
+}
+
+/** The transcript file of an episode: `episode-<index>.jsonl`, or `episode.jsonl` for `episode run`. */
+export function transcriptFile(dir: string, episode: number | null): string {
+  return join(dir, episode === null ? 'episode.jsonl' : `episode-${episode}.jsonl`);
+}
+
+export function summaryOf(usage: UsageTotals, failure: FailureKind | null): TranscriptSummary {
+  return {
+    type: 'summary',
+    outcome: failure === null ? 'ended' : 'failed',
+    failure,
+    calls: usage.calls,
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    retries: usage.retries,
+    timeouts: usage.timeouts,
+    latency_ms: usage.latencyMs,
+    cache_hits: usage.cacheHits,
+    unmetered: usage.unmetered,
+  };
+}
+
+export function transcriptText(t: Transcript): string {
+  const lines = [t.header, ...t.calls, t.summary].map((line) => canonicalJson(line as unknown as CanonicalInput));
+  return lines.join('\n') + '\n';
+}
+
+let tmpCounter = 0;
+
+/** Writes a transcript atomically (temporary file, then rename). */
+export async function writeTranscript(dir: string, t: Transcript): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = transcriptFile(dir, t.header.episode);
+  const tmp = `${file}.${process.pid}-${threadId}.${tmpCounter++}.tmp`;
+  await writeFile(tmp, transcriptText(t));
+  await rename(tmp, file);
+  return file;
+}
+
+function readSummary(value: JsonObject, r: FieldReader, path: string): TranscriptSummary {
+  const keys = ['type', 'outcome', 'failure', 'calls', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'latency_ms', 'cache_hits', 'unmetered'];
+  const obj = r.object(value, path, keys);
+  r.literal(obj['outcome'], `${path}.outcome`, ['ended', 'failed']);
+  if (obj['failure'] !== null) r.literal(obj['failure'], `${path}.failure`, ['invalid_output', 'model_error', 'timeout']);
+  for (const key of keys.slice(3)) r.integer(obj[key], `${path}.${key}`, 0);
+  return obj as unknown as TranscriptSummary;
+}
+
+/**
+ * Reads a transcript file (for the operational record and the app). The
+ * header and summary are checked; call lines are returned as written.
+ */
+export function parseTranscriptText(text: string, source: string): Transcript {
+  if (!text.endsWith('\n')) throw new ValidationError(`${source}: a transcript ends with a line break`);
+  const lines = text.slice(0, -1).split('\n');
+  if (lines.length < 2) throw new ValidationError(`${source}: a transcript has a header and a summary line`);
+  const values = lines.map((line, k) => parseJsonInput(line, `${source} line ${k + 1}`));
+  const r = new FieldReader(source);
+  const header = r.object(values[0]!, 'line 1', ['type', 'transcript_version', 'episode', 'provider_id', 'inference_config_digest', 'inference', 'system_prompt']);
+  r.literal(header['type'], 'line 1.type', ['episode']);
+  r.literal(header['transcript_version'], 'line 1.transcript_version', [TRANSCRIPT_VERSION]);
+  const last = values[values.length - 1]! as JsonObject;
+  const summary = readSummary(last, r, `line ${values.length}`);
+  const calls = values.slice(1, -1).map((v, k) => {
+    const call = r.object(v, `line ${k + 2}`, [
+      'type', 'step', 'prompt', 'answer', 'status', 'error', 'attempts', 'retries', 'timeouts', 'latency_ms', 'input_tokens', 'output_tokens', 'cached',
+    ]);
+    r.literal(call['type'], `line ${k + 2}.type`, ['call']);
+    return call as unknown as TranscriptCall;
+  });
+  return { header: header as unknown as TranscriptHeader, calls, summary };
+}
+
+/** Reads the transcript of an episode from a directory. */
+export async function readTranscript(dir: string, episode: number | null): Promise<Transcript> {
+  const file = transcriptFile(dir, episode);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ValidationError(`${file}: cannot read the transcript (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseTranscriptText(text, file);
+}

@@ -1,0 +1,265 @@
+/**
+ * The inputs behind the contract: suites (the shipped public suite and
+ * folders the user adds), evaluation manifests and environment packs, all
+ * stored byte for byte in the archive and authenticated again whenever they
+ * are used.
+ */
+
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, relative, sep } from 'node:path';
+import { BASELINE_IDS, type BaselineId } from '../../core/baselines/registry.js';
+import { isEmberError, ValidationError } from '../../core/errors.js';
+import { buildManifest, manifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
+import { expandSeedList } from '../../core/eval/seed-list.js';
+import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_SUITE_DIR, type EnvironmentPack } from '../../core/pack/pack.js';
+import { loadSuite, SUITE_MANIFEST_FILE, type Suite } from '../../core/world/suite.js';
+import type { BuiltinAgentInfo, ManifestSummary, PackSummary, ScenarioSummary, SuiteSummary, ValidationReport } from '../../shared/api/contract.js';
+import type { Archive } from '../archive/archive.js';
+import {
+  loadStoredManifest,
+  loadStoredSuite,
+  materializeSuite,
+  readSuiteFolder,
+  storedPackFiles,
+  storedSuiteFiles,
+  storeManifest,
+  storePack,
+  storeSuite,
+  type SuiteSource,
+} from '../archive/inputs-store.js';
+import { buildPack } from '../pack.js';
+import { ServiceError } from './dispatch.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+interface SuiteDbRow {
+  suite_hash: string;
+  suite_id: string;
+  suite_version: string;
+  visibility: string;
+  seed_role: string;
+  source: string;
+  scenario_count: number;
+  families: string;
+}
+
+function suiteSummary(r: SuiteDbRow): SuiteSummary {
+  return {
+    suiteHash: r.suite_hash,
+    suiteId: r.suite_id,
+    suiteVersion: r.suite_version,
+    visibility: r.visibility,
+    seedRole: r.seed_role,
+    source: r.source as SuiteSource,
+    scenarioCount: r.scenario_count,
+    families: JSON.parse(r.families) as string[],
+  };
+}
+
+export function listSuites(archive: Archive): SuiteSummary[] {
+  const rows = archive.db.prepare(`SELECT * FROM suites ORDER BY source = 'public' DESC, created, suite_id`).all() as SuiteDbRow[];
+  return rows.map(suiteSummary);
+}
+
+export function getSuiteSummary(archive: Archive, suiteHash: string): SuiteSummary {
+  const row = archive.db.prepare('SELECT * FROM suites WHERE suite_hash = ?').get(suiteHash) as SuiteDbRow | undefined;
+  if (row === undefined) throw new ServiceError('not_found', `suiteHash: no suite ${suiteHash} in the archive`, 'suiteHash');
+  return suiteSummary(row);
+}
+
+/** Reads, authenticates and stores a suite folder; returns its summary. */
+export function addSuiteFolder(archive: Archive, dir: string, source: SuiteSource): SuiteSummary {
+  const { suite, files } = readSuiteFolder(dir);
+  archive.write((db) => storeSuite(db, suite, files, source));
+  return getSuiteSummary(archive, suite.hash);
+}
+
+export function storedSuite(archive: Archive, suiteHash: string): Suite {
+  getSuiteSummary(archive, suiteHash);
+  return loadStoredSuite(archive.db, suiteHash);
+}
+
+export function suiteDetail(archive: Archive, suiteHash: string): { suite: SuiteSummary; scenarios: ScenarioSummary[] } {
+  const summary = getSuiteSummary(archive, suiteHash);
+  const suite = loadStoredSuite(archive.db, suiteHash);
+  const files = storedSuiteFiles(archive.db, suiteHash);
+  return {
+    suite: summary,
+    scenarios: suite.entries.map((e) => ({
+      scenarioId: e.scenarioId,
+      title: e.scenario.title,
+      families: e.scenario.families,
+      scenarioHash: e.scenarioHash,
+      text: decoder.decode(files.get(e.file)!),
+    })),
+  };
+}
+
+export function validateSuite(archive: Archive, suiteHash: string): ValidationReport {
+  getSuiteSummary(archive, suiteHash);
+  try {
+    const suite = loadStoredSuite(archive.db, suiteHash);
+    return { valid: true, message: `${suite.suiteId} ${suite.suiteVersion}: every file matches its digest and all ${suite.entries.length} scenarios pass the strict parser` };
+  } catch (error) {
+    if (isEmberError(error)) return { valid: false, message: error.message };
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Manifests
+
+interface ManifestDbRow {
+  manifest_hash: string;
+  suite_hash: string;
+  suite_id: string;
+  episode_count: number;
+  seed_count: number;
+  scenario_count: number;
+}
+
+function manifestSummary(r: ManifestDbRow): ManifestSummary {
+  return {
+    manifestHash: r.manifest_hash,
+    suiteHash: r.suite_hash,
+    suiteId: r.suite_id,
+    episodeCount: r.episode_count,
+    seedCount: r.seed_count,
+    scenarioCount: r.scenario_count,
+  };
+}
+
+const MANIFEST_SELECT = 'SELECT m.*, s.suite_id FROM manifests m JOIN suites s ON s.suite_hash = m.suite_hash';
+
+export function listManifests(archive: Archive, suiteHash?: string): ManifestSummary[] {
+  const rows = (
+    suiteHash === undefined
+      ? archive.db.prepare(`${MANIFEST_SELECT} ORDER BY m.created, m.manifest_hash`).all()
+      : archive.db.prepare(`${MANIFEST_SELECT} WHERE m.suite_hash = ? ORDER BY m.created, m.manifest_hash`).all(suiteHash)
+  ) as ManifestDbRow[];
+  return rows.map(manifestSummary);
+}
+
+export function getManifestSummary(archive: Archive, manifestHash: string): ManifestSummary {
+  const row = archive.db.prepare(`${MANIFEST_SELECT} WHERE m.manifest_hash = ?`).get(manifestHash) as ManifestDbRow | undefined;
+  if (row === undefined) throw new ServiceError('not_found', `manifestHash: no manifest ${manifestHash} in the archive`, 'manifestHash');
+  return manifestSummary(row);
+}
+
+export function storedManifest(archive: Archive, manifestHash: string): EvaluationManifest {
+  const manifest = loadStoredManifest(archive.db, manifestHash);
+  if (manifest === undefined) throw new ServiceError('not_found', `manifestHash: no manifest ${manifestHash} in the archive`, 'manifestHash');
+  return manifest;
+}
+
+/** Builds the manifest of a stored suite and seed items (`7`, `0..29`), stores it, returns its summary. */
+export function createManifest(archive: Archive, suiteHash: string, seedItems: readonly string[]): ManifestSummary {
+  const suite = storedSuite(archive, suiteHash);
+  const manifest = buildManifest(suite, expandSeedList(seedItems));
+  const hash = archive.write((db) => storeManifest(db, manifest));
+  return getManifestSummary(archive, hash);
+}
+
+// ---------------------------------------------------------------------------
+// Packs
+
+interface PackDbRow {
+  pack_digest: string;
+  pack_id: string;
+  suite_hash: string;
+  manifest_hash: string;
+  episode_count: number;
+}
+
+function packSummary(r: PackDbRow): PackSummary {
+  return { packDigest: r.pack_digest, packId: r.pack_id, suiteHash: r.suite_hash, manifestHash: r.manifest_hash, episodeCount: r.episode_count };
+}
+
+export function listPacks(archive: Archive): PackSummary[] {
+  return (archive.db.prepare('SELECT * FROM packs ORDER BY created, pack_digest').all() as PackDbRow[]).map(packSummary);
+}
+
+export function getPackSummary(archive: Archive, packDigest: string): PackSummary {
+  const row = archive.db.prepare('SELECT * FROM packs WHERE pack_digest = ?').get(packDigest) as PackDbRow | undefined;
+  if (row === undefined) throw new ServiceError('not_found', `packDigest: no pack ${packDigest} in the archive`, 'packDigest');
+  return packSummary(row);
+}
+
+/** A stored pack, authenticated from its stored bytes (recompute: every fire world and M* again, as `pack verify`). */
+export function storedPack(archive: Archive, packDigest: string, recompute: boolean): EnvironmentPack {
+  getPackSummary(archive, packDigest);
+  const files = storedPackFiles(archive.db, packDigest);
+  const source = `archive:pack/${packDigest.slice(0, 16)}`;
+  const suiteFiles = new Map<string, Uint8Array>();
+  const prefix = `${PACK_SUITE_DIR}/`;
+  for (const [name, bytes] of files) if (name.startsWith(prefix)) suiteFiles.set(name.slice(prefix.length), bytes);
+  const texts = new Map<string, string>();
+  for (const [name, bytes] of suiteFiles) if (name !== SUITE_MANIFEST_FILE) texts.set(name, decoder.decode(bytes));
+  const suiteManifest = suiteFiles.get(SUITE_MANIFEST_FILE);
+  const packText = files.get(PACK_FILE);
+  const manifestFile = files.get(PACK_MANIFEST_FILE);
+  if (suiteManifest === undefined || packText === undefined || manifestFile === undefined) throw new ValidationError(`${source}: incomplete pack (the archive is damaged)`);
+  const suite = loadSuite(decoder.decode(suiteManifest), texts, `${source}/${PACK_SUITE_DIR}`);
+  const suiteFileDigests = new Map([...suiteFiles].map(([name, bytes]) => [name, fileBytesDigest(bytes)]));
+  const pack = authenticatePack({ packText: decoder.decode(packText), manifestText: decoder.decode(manifestFile), suite, suiteFileDigests }, source, { recompute });
+  if (pack.digest !== packDigest) throw new ValidationError(`${source}: pack.json has digest ${pack.digest}, not ${packDigest} (the archive is damaged)`);
+  return pack;
+}
+
+function readTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
+  }
+  return files;
+}
+
+/** `pack build` of a stored manifest: built with src/node/pack.ts in the cache folder, then stored byte for byte. */
+export async function buildStoredPack(archive: Archive, manifestHash: string): Promise<PackSummary> {
+  const manifest = storedManifest(archive, manifestHash);
+  const suiteDir = materializeSuite(archive.db, manifest.suite.suite_hash, archive.cacheDir);
+  const work = join(archive.cacheDir, `pack-build-${randomBytes(6).toString('hex')}`);
+  mkdirSync(work, { recursive: true });
+  try {
+    const manifestPath = join(work, 'manifest.json');
+    writeFileSync(manifestPath, manifestText(manifest));
+    const out = join(work, 'pack');
+    const pack = await buildPack(suiteDir, manifestPath, out);
+    const files = readTree(out);
+    archive.write((db) => storePack(db, pack, files));
+    return getPackSummary(archive, pack.digest);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function verifyStoredPack(archive: Archive, packDigest: string): ValidationReport {
+  try {
+    const pack = storedPack(archive, packDigest, true);
+    return { valid: true, message: `${pack.packId}: every file matches its digest; all ${pack.manifest.episodes.length} fire worlds and M* recomputed equal` };
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    if (isEmberError(error)) return { valid: false, message: error.message };
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Agents
+
+const BASELINE_DESCRIPTIONS: { readonly [K in BaselineId]: string } = {
+  'always-stay': 'never moves anyone (the floor)',
+  'random-legal-v1': 'a uniformly random legal action per person (a fixed stream, no seed)',
+  'nearest-exit-greedy-v1': 'each person steps toward the nearest exit, ignoring fire',
+  'static-shortest-path-v1': 'shortest paths to exits on the static map',
+  'fire-aware-shortest-path-v1': 'shortest paths that avoid burning and soon-burning cells',
+  'congestion-aware-v1': 'fire-aware paths with an exact door-queue model (the strongest baseline)',
+  'adv-block-scrub': 'an adversary: another agent with every move the resolver would block replaced by STAY (shows a score cannot be gamed through the action log)',
+};
+
+export function builtinAgents(): BuiltinAgentInfo[] {
+  return BASELINE_IDS.map((id) => ({ id, description: BASELINE_DESCRIPTIONS[id] }));
+}

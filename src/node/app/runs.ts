@@ -1,0 +1,334 @@
+/**
+ * Evaluations started from the app: the existing runner (worker threads for
+ * jobs > 1, agents in their child-process hosts) writing into the archive
+ * through an ArchiveSink, with live progress events (at most a few per
+ * second per run), cancel, resume and the list of running work.
+ *
+ * A run's settings are stored with its trial (run_config), so a trial that
+ * a cancel, a quit or a crash interrupted resumes with the same agent,
+ * timeout and failure policy, and its final result is byte-identical to an
+ * uninterrupted run's (the runner builds it from the committed episodes in
+ * index order).
+ */
+
+import { availableParallelism } from 'node:os';
+import { fieldError, isEmberError } from '../../core/errors.js';
+import { isBaselineId } from '../../core/baselines/registry.js';
+import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
+import type { AgentChoice, Events, EventName, ParsedInput, RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
+import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
+import { parseAgentCommand, parseAgentSpec, type AgentSpec } from '../agents/spec.js';
+import { ArchiveSink } from '../archive/archive-sink.js';
+import type { Archive } from '../archive/archive.js';
+import { materializeSuite } from '../archive/inputs-store.js';
+import { getTrialDbRow } from '../archive/queries.js';
+import { scoreResultText } from '../archive/score-trial.js';
+import { insertTrial, setTrialStatus } from '../archive/trials-store.js';
+import type { EntryPoints } from '../entry-points.js';
+import { packScoringContext } from '../eval/evaluate-episode.js';
+import { checkJobs, checkModelId, maxJobs, runEvaluation } from '../eval/runner.js';
+import type { ResourceScope } from '../lifetime.js';
+import { storedManifest, storedPack, storedSuite } from './catalog.js';
+import { ServiceError } from './dispatch.js';
+
+/** What a resume needs, stored with the trial. */
+interface RunConfig {
+  readonly agent: AgentChoice;
+  readonly packDigest: string | null;
+  readonly actTimeoutMs: number;
+  readonly continueOnFailure: boolean;
+  readonly jobs: number;
+}
+
+export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
+
+/** The least time between two progress events of one run. */
+const PROGRESS_INTERVAL_MS = 250;
+
+interface ActiveRun {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly agentLabel: string;
+  readonly controller: AbortController;
+  readonly began: number;
+  state: 'running' | 'cancelling';
+  finished: number;
+  scheduled: number;
+  etaMs: number;
+  scoreSum: number;
+  scoreCount: number;
+  lastEmit: number;
+  timer: NodeJS.Timeout | undefined;
+  pending: RunProgressEvent | undefined;
+  done: Promise<void>;
+}
+
+export function agentLabel(agent: AgentChoice): string {
+  switch (agent.kind) {
+    case 'builtin':
+      return `builtin:${agent.id}`;
+    case 'module':
+      return `module:${agent.module}:${agent.exportName}`;
+    case 'command':
+      return `command:${agent.command}`;
+  }
+}
+
+/** The runner's AgentSpec of a contract agent choice; errors name the input field (`agent.id`), not a flag. */
+function agentSpecOf(agent: AgentChoice): { spec: AgentSpec; agentPaths: readonly string[] } {
+  const rename = (field: string, run: () => AgentSpec): AgentSpec => {
+    try {
+      return run();
+    } catch (error) {
+      if (isEmberError(error) && error.kind === 'usage') throw fieldError(field, error.message.replace(/--agent(-command)?/g, field));
+      throw error;
+    }
+  };
+  switch (agent.kind) {
+    case 'builtin':
+      if (!isBaselineId(agent.id)) throw fieldError('agent.id', `unknown builtin agent ${JSON.stringify(agent.id)}`);
+      return { spec: { kind: 'builtin', id: agent.id }, agentPaths: [] };
+    case 'module':
+      return { spec: rename('agent.module', () => parseAgentSpec(`${agent.module}:${agent.exportName}`)), agentPaths: agent.agentPaths };
+    case 'command':
+      return { spec: rename('agent.command', () => parseAgentCommand(agent.command)), agentPaths: agent.agentPaths };
+  }
+}
+
+function renameField<T>(from: string, to: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (isEmberError(error) && error.field === from) throw fieldError(to, error.message.startsWith(`${from}: `) ? error.message.slice(from.length + 2) : error.message);
+    throw error;
+  }
+}
+
+/** Episode score text (decimal points) as a number, for the running mean only. */
+function points(score: string): number {
+  return Number(score);
+}
+
+export class RunManager {
+  private readonly active = new Map<number, ActiveRun>();
+
+  constructor(
+    private readonly archive: Archive,
+    private readonly entryPoints: EntryPoints,
+    private readonly scope: ResourceScope,
+    private readonly emit: Emit,
+  ) {}
+
+  /** The default and the cap of `jobs`. */
+  static jobLimits(): { maxJobs: number; defaultJobs: number } {
+    return { maxJobs: maxJobs(), defaultJobs: Math.max(1, availableParallelism()) };
+  }
+
+  list(): RunStatus[] {
+    return [...this.active.values()].map((r) => ({
+      trialId: r.trialId,
+      modelId: r.modelId,
+      agentLabel: r.agentLabel,
+      state: r.state,
+      finished: r.finished,
+      scheduled: r.scheduled,
+      elapsedMs: Math.round(performance.now() - r.began),
+      etaMs: Math.round(r.etaMs),
+    }));
+  }
+
+  isActive(trialId: number): boolean {
+    return this.active.has(trialId);
+  }
+
+  start(input: ParsedInput<'runs.start'>): number {
+    checkModelId(input.modelId);
+    const jobs = Math.min(input.jobs, maxJobs());
+    checkActTimeout(input.actTimeoutMs);
+    agentSpecOf(input.agent);
+    renameField('agentPaths', 'agent.agentPaths', () => checkAgentPaths(input.agent.kind === 'builtin' ? [] : input.agent.agentPaths));
+    const manifest = storedManifest(this.archive, input.manifestHash);
+    let pack = null;
+    if (input.packDigest !== null) {
+      pack = storedPack(this.archive, input.packDigest, false);
+      if (pack.manifestHash !== input.manifestHash) {
+        throw new ServiceError('usage', `packDigest: pack ${pack.packId} is of manifest ${pack.manifestHash}, not of the chosen manifest ${input.manifestHash}`, 'packDigest');
+      }
+    }
+    const suite = storedSuite(this.archive, manifest.suite.suite_hash);
+    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs };
+    const families = new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
+    const trialId = this.archive.write((db) =>
+      insertTrial(db, {
+        modelId: input.modelId,
+        manifest,
+        manifestHash: hashOfManifest(manifest),
+        pack: pack === null ? null : { digest: pack.digest, packId: pack.packId },
+        status: 'running',
+        origin: 'run',
+        agentLabel: agentLabel(input.agent),
+        runConfig: config,
+        families,
+      }),
+    );
+    this.emit('archive.changed', { trialId });
+    this.launch(trialId, config, jobs);
+    return trialId;
+  }
+
+  resume(trialId: number, jobs: number | undefined): number {
+    const row = getTrialDbRow(this.archive.db, trialId);
+    if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
+    if (this.active.has(trialId)) throw new ServiceError('conflict', `trialId: trial ${trialId} is already running`, 'trialId');
+    if (row.origin !== 'run' || row.run_config === null) throw new ServiceError('conflict', `trialId: trial ${trialId} was imported; only runs started here can be resumed`, 'trialId');
+    if (row.status !== 'interrupted') throw new ServiceError('conflict', `trialId: trial ${trialId} is ${row.status}; only an interrupted trial can be resumed`, 'trialId');
+    const config = JSON.parse(row.run_config) as RunConfig;
+    if (jobs !== undefined) checkJobs(Math.min(jobs, maxJobs()));
+    this.launch(trialId, config, Math.min(jobs ?? config.jobs, maxJobs()));
+    return trialId;
+  }
+
+  cancel(trialId: number): void {
+    const run = this.active.get(trialId);
+    if (run === undefined) throw new ServiceError('not_found', `trialId: trial ${trialId} is not running`, 'trialId');
+    run.state = 'cancelling';
+    run.controller.abort();
+  }
+
+  /** Cancels every run and waits until each has stopped (their trials become interrupted). */
+  async stopAll(): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const r of runs) {
+      r.state = 'cancelling';
+      r.controller.abort();
+    }
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  private launch(trialId: number, config: RunConfig, jobs: number): void {
+    const row = getTrialDbRow(this.archive.db, trialId)!;
+    const manifest = storedManifest(this.archive, row.manifest_hash);
+    const suite = storedSuite(this.archive, manifest.suite.suite_hash);
+    const pack = config.packDigest === null ? null : storedPack(this.archive, config.packDigest, false);
+    const { spec, agentPaths } = agentSpecOf(config.agent);
+    const suiteDir = materializeSuite(this.archive.db, suite.hash, this.archive.cacheDir);
+    const run: ActiveRun = {
+      trialId,
+      modelId: row.model_id,
+      agentLabel: row.agent_label,
+      controller: new AbortController(),
+      began: performance.now(),
+      state: 'running',
+      finished: row.episodes_completed + row.episodes_failed,
+      scheduled: row.episodes_scheduled,
+      etaMs: 0,
+      scoreSum: 0,
+      scoreCount: 0,
+      lastEmit: 0,
+      timer: undefined,
+      pending: undefined,
+      done: Promise.resolve(),
+    };
+    this.active.set(trialId, run);
+    const sink = new ArchiveSink(this.archive, trialId, {
+      committed: (entry) => {
+        if (entry.kind === 'episode' && entry.scoring?.score != null) {
+          run.scoreSum += points(entry.scoring.score);
+          run.scoreCount += 1;
+        }
+      },
+      score: (text) => {
+        // The report is what `emberbench score` writes for this result (CPU-bound: a replay of every record and the bootstrap).
+        return Promise.resolve(scoreResultText(text, `trial ${trialId}`, { suite, pack }));
+      },
+    });
+    run.done = runEvaluation({
+      suite,
+      suiteDir,
+      manifest,
+      manifestSource: `manifest ${row.manifest_hash}`,
+      modelId: row.model_id,
+      agent: spec,
+      agentPaths,
+      actTimeoutMs: config.actTimeoutMs,
+      sink,
+      continueOnFailure: config.continueOnFailure,
+      jobs,
+      workerThreads: true,
+      entryPoints: this.entryPoints,
+      scope: this.scope,
+      scoring: pack === null ? {} : packScoringContext(pack),
+      signal: run.controller.signal,
+      onProgress: (p) => {
+        run.finished = p.finished;
+        run.scheduled = p.scheduled;
+        run.etaMs = p.etaMs;
+        const detail = p.status === 'done' ? `${p.termination}, ${p.steps} steps` : p.failure;
+        this.progress(run, { state: 'running', episode: { index: p.index, scenarioId: p.scenarioId, status: p.status, detail } }, false);
+      },
+    }).then(
+      (summary) => {
+        run.finished = summary.completedEpisodes + summary.failedEpisodes;
+        this.end(run, { state: summary.complete ? 'complete' : 'incomplete' });
+      },
+      (error: unknown) => {
+        // The sink marked the trial interrupted (or it never started); make sure of it.
+        try {
+          this.archive.write((db) => {
+            if (getTrialDbRow(db, trialId)?.status === 'running') setTrialStatus(db, trialId, 'interrupted');
+          });
+        } catch {
+          // the archive is closing: the next start marks it interrupted
+        }
+        if (isEmberError(error) && error.kind === 'interrupted') this.end(run, { state: 'cancelled' });
+        else {
+          const kind = isEmberError(error) ? error.kind : 'internal';
+          const message = error instanceof Error ? error.message : String(error);
+          this.end(run, { state: 'failed', error: { kind, message } });
+        }
+      },
+    );
+  }
+
+  private event(run: ActiveRun, extra: Partial<RunProgressEvent> & Pick<RunProgressEvent, 'state'>): RunProgressEvent {
+    return {
+      trialId: run.trialId,
+      finished: run.finished,
+      scheduled: run.scheduled,
+      elapsedMs: Math.round(performance.now() - run.began),
+      etaMs: Math.round(run.etaMs),
+      runningScore: run.scoreCount === 0 ? null : (run.scoreSum / run.scoreCount).toFixed(2),
+      ...extra,
+    };
+  }
+
+  /** Emits now, or once the interval has passed (the latest state wins), so a fast run cannot flood the renderer. */
+  private progress(run: ActiveRun, extra: Partial<RunProgressEvent> & Pick<RunProgressEvent, 'state'>, force: boolean): void {
+    const event = this.event(run, extra);
+    const now = performance.now();
+    if (force || now - run.lastEmit >= PROGRESS_INTERVAL_MS) {
+      if (run.timer !== undefined) clearTimeout(run.timer);
+      run.timer = undefined;
+      run.pending = undefined;
+      run.lastEmit = now;
+      this.emit('run.progress', event);
+      this.emit('archive.changed', { trialId: run.trialId });
+      return;
+    }
+    run.pending = event;
+    run.timer ??= setTimeout(() => {
+      run.timer = undefined;
+      const pending = run.pending;
+      run.pending = undefined;
+      if (pending === undefined) return;
+      run.lastEmit = performance.now();
+      this.emit('run.progress', pending);
+      this.emit('archive.changed', { trialId: run.trialId });
+    }, PROGRESS_INTERVAL_MS - (now - run.lastEmit));
+  }
+
+  private end(run: ActiveRun, extra: Pick<RunProgressEvent, 'state'> & Partial<RunProgressEvent>): void {
+    this.active.delete(run.trialId);
+    this.progress(run, { ...extra, etaMs: 0 }, true);
+  }
+}

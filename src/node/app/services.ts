@@ -1,0 +1,171 @@
+/**
+ * The workbench services: every procedure of the contract
+ * (src/shared/api/contract.ts) over one archive, for both transports (the
+ * Electron main process and `emberbench serve`). Main and the server only
+ * validate calls (dispatch.ts) and forward events; everything else is here
+ * and in the files beside it (catalog.ts: suites, manifests, packs, agents;
+ * runs.ts: evaluations) and in src/node/archive.
+ *
+ * Start: the archive is opened as this process's one writer (a second
+ * process gets a clear "in use" error), trials a crash or quit left
+ * `running` become `interrupted`, and the shipped public suite is
+ * registered. dispose(): running evaluations are cancelled (their trials
+ * become interrupted and can be resumed), agent processes and workers are
+ * released, the archive is closed; the process keeps running.
+ */
+
+import { availableParallelism } from 'node:os';
+import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
+import { importResultText, exportTrial } from '../archive/archive-io.js';
+import { Archive } from '../archive/archive.js';
+import { getArtifact } from '../archive/artifacts.js';
+import { getTrialDbRow, listEpisodes, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { interruptStaleRuns } from '../archive/trials-store.js';
+import type { EntryPoints } from '../entry-points.js';
+import { processScope } from '../lifetime.js';
+import {
+  addSuiteFolder,
+  buildStoredPack,
+  builtinAgents,
+  createManifest,
+  getSuiteSummary,
+  listManifests,
+  listPacks,
+  listSuites,
+  suiteDetail,
+  validateSuite,
+  verifyStoredPack,
+} from './catalog.js';
+import { ServiceError, type Handlers } from './dispatch.js';
+import { RunManager } from './runs.js';
+
+export interface WorkbenchServicesOptions {
+  /** The archive file (created when missing); see paths.ts defaultArchivePath(). */
+  readonly archivePath: string;
+  /** The public suite shipped with the app (scenarios/public/v1), registered at every start. */
+  readonly publicSuiteDir: string;
+  readonly entryPoints: EntryPoints;
+  readonly mode: 'desktop' | 'browser';
+  readonly version: string;
+  readonly emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+}
+
+export interface WorkbenchServices {
+  readonly handlers: Handlers;
+  /** Cancels running evaluations (they become interrupted), releases their processes, closes the archive. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+function trialDetail(archive: Archive, row: TrialDbRow): TrialDetail {
+  const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive.db, digest).toString('utf8')) as unknown));
+  return {
+    trial: trialRowOf(row),
+    report: json(row.report_digest),
+    summaryText: row.summary_digest === null ? null : getArtifact(archive.db, row.summary_digest).toString('utf8'),
+    operational: json(row.operational_digest),
+  };
+}
+
+function requireTrial(archive: Archive, trialId: number): TrialDbRow {
+  const row = getTrialDbRow(archive.db, trialId);
+  if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
+  return row;
+}
+
+export async function createWorkbenchServices(opts: WorkbenchServicesOptions): Promise<WorkbenchServices> {
+  const archive = Archive.open(opts.archivePath, { mode: 'write' });
+  const scope = processScope.child();
+  let runs: RunManager;
+  try {
+    // This process holds the writer lock: no run of another process can be live.
+    archive.write((db) => interruptStaleRuns(db));
+    addSuiteFolder(archive, opts.publicSuiteDir, 'public');
+    runs = new RunManager(archive, opts.entryPoints, scope, opts.emit);
+  } catch (error) {
+    archive.close();
+    await scope.dispose();
+    throw error;
+  }
+  const { maxJobs, defaultJobs } = RunManager.jobLimits();
+  const changed = (trialId: number | null): void => opts.emit('archive.changed', { trialId });
+
+  const overview = (): Overview => {
+    const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
+    const interrupted = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
+    const models = (archive.db.prepare('SELECT DISTINCT model_id FROM trials ORDER BY model_id').all() as { model_id: string }[]).map((r) => r.model_id);
+    return {
+      suites: listSuites(archive),
+      manifests: listManifests(archive),
+      packs: listPacks(archive),
+      models,
+      recentTrials: recent.rows,
+      running: runs.list(),
+      interrupted: interrupted.rows,
+    };
+  };
+
+  const handlers: Handlers = {
+    'app.info': () =>
+      Promise.resolve({ version: opts.version, mode: opts.mode, archivePath: archive.path, cores: availableParallelism(), maxJobs, defaultJobs }),
+    overview: () => Promise.resolve(overview()),
+    'suites.list': () => Promise.resolve(listSuites(archive)),
+    'suites.get': ({ suiteHash }) => Promise.resolve(suiteDetail(archive, suiteHash)),
+    'suites.add': ({ dir }) => {
+      const summary = addSuiteFolder(archive, dir, 'folder');
+      changed(null);
+      return Promise.resolve(summary);
+    },
+    'suites.validate': ({ suiteHash }) => Promise.resolve(validateSuite(archive, suiteHash)),
+    'manifests.list': ({ suiteHash }) => {
+      if (suiteHash !== undefined) getSuiteSummary(archive, suiteHash);
+      return Promise.resolve(listManifests(archive, suiteHash));
+    },
+    'manifests.create': ({ suiteHash, seeds }) => {
+      const summary = createManifest(archive, suiteHash, seeds);
+      changed(null);
+      return Promise.resolve(summary);
+    },
+    'packs.list': () => Promise.resolve(listPacks(archive)),
+    'packs.build': async ({ manifestHash }) => {
+      const summary = await buildStoredPack(archive, manifestHash);
+      changed(null);
+      return summary;
+    },
+    'packs.verify': ({ packDigest }) => Promise.resolve(verifyStoredPack(archive, packDigest)),
+    'agents.list': () => Promise.resolve({ builtins: builtinAgents() }),
+    'runs.start': (input) => Promise.resolve({ trialId: runs.start(input) }),
+    'runs.cancel': ({ trialId }) => {
+      runs.cancel(trialId);
+      return Promise.resolve({});
+    },
+    'runs.resume': ({ trialId, jobs }) => Promise.resolve({ trialId: runs.resume(trialId, jobs) }),
+    'runs.list': () => Promise.resolve(runs.list()),
+    'trials.list': (input) => Promise.resolve(listTrials(archive.db, input)),
+    'trials.get': ({ trialId }) => Promise.resolve(trialDetail(archive, requireTrial(archive, trialId))),
+    'episodes.list': (input) => {
+      if (input.trialId !== undefined) requireTrial(archive, input.trialId);
+      return Promise.resolve(listEpisodes(archive.db, input));
+    },
+    'archive.import': ({ fileName, text }) => {
+      // Authentication replays every record on this thread: seconds for a large result (see docs/archive.md).
+      const outcome = importResultText(archive, fileName, text);
+      if (!outcome.duplicate) changed(outcome.trialId);
+      return Promise.resolve(outcome);
+    },
+    'archive.export': async ({ trialId, outDir }) => {
+      requireTrial(archive, trialId);
+      return exportTrial(archive, trialId, outDir);
+    },
+  };
+
+  let disposed: Promise<void> | undefined;
+  const dispose = (): Promise<void> => {
+    disposed ??= (async () => {
+      await runs.stopAll();
+      await scope.dispose();
+      archive.close();
+    })();
+    return disposed;
+  };
+  return { handlers, dispose };
+}

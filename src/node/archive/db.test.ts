@@ -1,0 +1,122 @@
+// The archive file: migrations from empty and from every earlier version,
+// the digest check on every read, the one-writer rule.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../core/errors.js';
+import { getArtifact, putText } from './artifacts.js';
+import { openArchiveFile, type Db } from './db.js';
+import { ARCHIVE_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ember-db-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => join(dir, `a${++n}.sqlite`);
+
+function schemaOf(db: Db): string[] {
+  return (db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all() as { type: string; name: string; sql: string }[]).map(
+    (r) => `${r.type} ${r.name}: ${r.sql.replace(/\s+/g, ' ')}`,
+  );
+}
+
+/** Rows that exist at each version, inserted before migrating on. */
+const FIXTURE_ROWS: Record<number, (db: Db) => void> = {
+  1: (db) => {
+    const digest = putText(db, 'manifest', 'manifest text\n');
+    db.prepare(`INSERT INTO suites VALUES ('s', 'suite', '1.0', 'public', 'evaluation', 'public', 1, '["f"]', '2026-01-01T00:00:00Z')`).run();
+    db.prepare(`INSERT INTO manifests VALUES ('m', 's', ?, 1, 1, 1, '2026-01-01T00:00:00Z')`).run(digest);
+  },
+  2: (db) => {
+    db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created) VALUES ('model', 'm', 'suite', 0, 'running', 'run', 'x', 1, 'now')`).run();
+    db.prepare(`INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (1, 0, 'sc', 'f', 'missing')`).run();
+  },
+  3: () => undefined,
+};
+
+describe('archive migrations', () => {
+  it('every migration is numbered in order, starting at 1, each with fixture rows', () => {
+    MIGRATIONS.forEach((m, i) => expect(m.version).toBe(i + 1));
+    expect(Object.keys(FIXTURE_ROWS).map(Number)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  const reference = (): string[] => {
+    const a = openArchiveFile(fresh(), { mode: 'write' });
+    try {
+      expect(a.db.pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
+      expect(a.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(a.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      return schemaOf(a.db);
+    } finally {
+      a.close();
+    }
+  };
+
+  it('migrates an empty file to the current version', () => {
+    expect(reference().length).toBeGreaterThan(10);
+  });
+
+  for (const from of MIGRATIONS.slice(0, -1).map((m) => m.version)) {
+    it(`migrates version ${from} with data to the current version, keeping the rows`, () => {
+      const path = fresh();
+      const old = openArchiveFile(path, { mode: 'write', targetVersion: from });
+      expect(old.db.pragma('user_version', { simple: true })).toBe(from);
+      for (let v = 1; v <= from; v++) FIXTURE_ROWS[v]!(old.db);
+      old.close();
+      const a = openArchiveFile(path, { mode: 'write' });
+      try {
+        expect(a.db.pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
+        expect(schemaOf(a.db)).toEqual(reference());
+        expect((a.db.prepare('SELECT count(*) AS n FROM manifests').get() as { n: number }).n).toBe(1);
+        for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) FIXTURE_ROWS[v]!(a.db);
+        expect(a.db.pragma('foreign_key_check')).toEqual([]);
+      } finally {
+        a.close();
+      }
+    });
+  }
+
+  it('refuses a file of a newer schema, and a file that is not an archive', () => {
+    const path = fresh();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${ARCHIVE_SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(/newer than this build/);
+    const junk = fresh();
+    writeFileSync(junk, 'not a database at all, just some text that is long enough to have a header'.repeat(20));
+    expect(() => openArchiveFile(junk, { mode: 'write' })).toThrow(/not an archive/);
+  });
+});
+
+describe('artifacts', () => {
+  it('checks the digest on every read (raw and deflated)', () => {
+    const a = openArchiveFile(fresh(), { mode: 'write' });
+    try {
+      const raw = putText(a.db, 'summary', 'summary\n');
+      const packed = putText(a.db, 'record', '{"x":1}'.repeat(100));
+      expect(getArtifact(a.db, raw).toString()).toBe('summary\n');
+      expect(getArtifact(a.db, packed).toString()).toBe('{"x":1}'.repeat(100));
+      a.db.prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('summarY\n'), raw);
+      expect(() => getArtifact(a.db, raw)).toThrow(ValidationError);
+      expect(() => getArtifact(a.db, raw)).toThrow(/does not match its digest/);
+      a.db.prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('garbage'), packed);
+      expect(() => getArtifact(a.db, packed)).toThrow(ValidationError);
+    } finally {
+      a.close();
+    }
+  });
+});
+
+describe('one writer', () => {
+  it('a second writer gets a clear error; a reader reads; the lock goes with the writer', () => {
+    const path = fresh();
+    const first = openArchiveFile(path, { mode: 'write', busyTimeoutMs: 100 });
+    expect(() => openArchiveFile(path, { mode: 'write', busyTimeoutMs: 100 })).toThrow(/in use by another process/);
+    const reader = openArchiveFile(path, { mode: 'read' });
+    expect((reader.db.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n).toBe(0);
+    reader.close();
+    first.close();
+    openArchiveFile(path, { mode: 'write' }).close();
+  });
+});

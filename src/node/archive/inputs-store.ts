@@ -1,0 +1,155 @@
+/**
+ * Suites, evaluation manifests and environment packs in the archive: stored
+ * byte for byte, loaded back through the library's own strict loaders (a
+ * stored suite is re-authenticated like a folder), and written out as
+ * folders when a runner or the pack verifier needs a directory.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ValidationError } from '../../core/errors.js';
+import { manifestHash, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
+import type { EnvironmentPack } from '../../core/pack/pack.js';
+import { SUITE_MANIFEST_FILE, loadSuite, type Suite } from '../../core/world/suite.js';
+import { loadSuiteDir } from '../inputs.js';
+import { getArtifact, putArtifact, putText } from './artifacts.js';
+import type { Db } from './db.js';
+
+export type SuiteSource = 'public' | 'folder' | 'generated';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** The families of a suite in manifest order of first appearance. */
+export function suiteFamilies(suite: Suite): string[] {
+  return [...new Set(suite.entries.map((e) => e.primaryFamily))];
+}
+
+/** Reads a suite folder, authenticates it and returns it with the exact bytes of its files. */
+export function readSuiteFolder(dir: string): { suite: Suite; files: Map<string, Buffer> } {
+  const loaded = loadSuiteDir(dir);
+  const files = new Map<string, Buffer>();
+  for (const name of [SUITE_MANIFEST_FILE, ...loaded.entries.map((e) => e.file)]) files.set(name, readFileSync(join(dir, name)));
+  // The bytes stored are the bytes authenticated: load them again, so a file changed between the two reads is caught.
+  const suite = suiteFromFiles(files, dir);
+  if (suite.hash !== loaded.hash) throw new ValidationError(`${dir}: the suite changed while it was being read; try again`);
+  return { suite, files };
+}
+
+function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: string): Suite {
+  const manifest = files.get(SUITE_MANIFEST_FILE);
+  if (manifest === undefined) throw new ValidationError(`${source}/${SUITE_MANIFEST_FILE}: suite manifest does not exist`);
+  const texts = new Map<string, string>();
+  for (const [name, bytes] of files) if (name !== SUITE_MANIFEST_FILE) texts.set(name, decoder.decode(bytes));
+  return loadSuite(decoder.decode(manifest), texts, source);
+}
+
+/** Stores a suite's files and row (inside the caller's transaction); an already stored suite keeps its first source. */
+export function storeSuite(db: Db, suite: Suite, files: ReadonlyMap<string, Uint8Array>, source: SuiteSource): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO suites (suite_hash, suite_id, suite_version, visibility, seed_role, source, scenario_count, families, created)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(suite.hash, suite.suiteId, suite.suiteVersion, suite.visibility, suite.seedRole, source, suite.entries.length, JSON.stringify(suiteFamilies(suite)), now());
+  const file = db.prepare('INSERT OR IGNORE INTO suite_files (suite_hash, name, digest) VALUES (?, ?, ?)');
+  for (const [name, bytes] of files) file.run(suite.hash, name, putArtifact(db, 'suite-file', bytes));
+}
+
+export function hasSuite(db: Db, suiteHash: string): boolean {
+  return db.prepare('SELECT 1 FROM suites WHERE suite_hash = ?').get(suiteHash) !== undefined;
+}
+
+/** The exact bytes of a stored suite's files (digests checked). */
+export function storedSuiteFiles(db: Db, suiteHash: string): Map<string, Buffer> {
+  const rows = db.prepare('SELECT name, digest FROM suite_files WHERE suite_hash = ? ORDER BY name').all(suiteHash) as { name: string; digest: string }[];
+  if (rows.length === 0) throw new ValidationError(`archive: suite ${suiteHash} has no stored files`);
+  return new Map(rows.map((r) => [r.name, getArtifact(db, r.digest)]));
+}
+
+/** A stored suite, authenticated again by the suite loader. */
+export function loadStoredSuite(db: Db, suiteHash: string): Suite {
+  const suite = suiteFromFiles(storedSuiteFiles(db, suiteHash), `archive:suite/${suiteHash.slice(0, 12)}`);
+  if (suite.hash !== suiteHash) throw new ValidationError(`archive: suite ${suiteHash} loads with another hash ${suite.hash} (the archive is damaged)`);
+  return suite;
+}
+
+/**
+ * Writes files into `dir` unless it already holds them: built in a
+ * temporary sibling and renamed into place, so a reader never sees half a
+ * folder. Returns `dir`.
+ */
+export function materializeFolder(dir: string, files: ReadonlyMap<string, Uint8Array>, check: (dir: string) => boolean): string {
+  if (existsSync(dir)) {
+    if (check(dir)) return dir;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(dirname(dir), { recursive: true });
+  const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
+  try {
+    for (const [name, bytes] of files) {
+      mkdirSync(dirname(join(tmp, name)), { recursive: true });
+      writeFileSync(join(tmp, name), bytes);
+    }
+    renameSync(tmp, dir);
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (existsSync(dir) && check(dir)) return dir; // another materialization won the race
+    throw error;
+  }
+  return dir;
+}
+
+/** A stored suite as a folder under `cacheDir` (checked by loading it when it is already there). */
+export function materializeSuite(db: Db, suiteHash: string, cacheDir: string): string {
+  const dir = join(cacheDir, 'suites', suiteHash);
+  return materializeFolder(dir, storedSuiteFiles(db, suiteHash), (d) => {
+    try {
+      return loadSuiteDir(d).hash === suiteHash;
+    } catch {
+      return false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Manifests
+
+/** Stores a manifest (its canonical file text) and its row; the suite must be stored. */
+export function storeManifest(db: Db, manifest: EvaluationManifest): string {
+  const hash = manifestHash(manifest);
+  const digest = putText(db, 'manifest', manifestText(manifest));
+  db.prepare(
+    `INSERT OR IGNORE INTO manifests (manifest_hash, suite_hash, digest, episode_count, seed_count, scenario_count, created)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(hash, manifest.suite.suite_hash, digest, manifest.episodes.length, manifest.seeds.length, new Set(manifest.episodes.map((e) => e.scenario_id)).size, now());
+  return hash;
+}
+
+export function loadStoredManifest(db: Db, hash: string): EvaluationManifest | undefined {
+  const row = db.prepare('SELECT digest FROM manifests WHERE manifest_hash = ?').get(hash) as { digest: string } | undefined;
+  if (row === undefined) return undefined;
+  const manifest = parseManifestText(getArtifact(db, row.digest).toString('utf8'), `archive:manifest/${hash.slice(0, 12)}`);
+  if (manifestHash(manifest) !== hash) throw new ValidationError(`archive: manifest ${hash} loads with another hash (the archive is damaged)`);
+  return manifest;
+}
+
+// ---------------------------------------------------------------------------
+// Packs
+
+/** Stores a built pack's files (pack.json, manifest.json, suite/...) and its row. */
+export function storePack(db: Db, pack: EnvironmentPack, files: ReadonlyMap<string, Uint8Array>): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO packs (pack_digest, pack_id, suite_hash, manifest_hash, episode_count, created) VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(pack.digest, pack.packId, pack.suite.hash, pack.manifestHash, pack.manifest.episodes.length, now());
+  const file = db.prepare('INSERT OR IGNORE INTO pack_files (pack_digest, name, digest) VALUES (?, ?, ?)');
+  for (const [name, bytes] of files) file.run(pack.digest, name, putArtifact(db, 'pack-file', bytes));
+}
+
+export function storedPackFiles(db: Db, packDigest: string): Map<string, Buffer> {
+  const rows = db.prepare('SELECT name, digest FROM pack_files WHERE pack_digest = ? ORDER BY name').all(packDigest) as { name: string; digest: string }[];
+  if (rows.length === 0) throw new ValidationError(`archive: pack ${packDigest} has no stored files`);
+  return new Map(rows.map((r) => [r.name, getArtifact(db, r.digest)]));
+}

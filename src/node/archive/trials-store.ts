@@ -1,0 +1,162 @@
+/**
+ * Trials and their episodes in the archive. A trial is one evaluation
+ * result of one model on one manifest: a run started from the app (rows
+ * filled one committed episode at a time, each in its own transaction) or
+ * an imported CLI result (all rows in one transaction).
+ *
+ * Every scheduled episode has a row from the start (`missing`), so the
+ * episode table shows the whole schedule and a crash leaves rows that are
+ * each either fully committed or still missing.
+ */
+
+import { ValidationError } from '../../core/errors.js';
+import { canonicalJson } from '../../core/json/canonical.js';
+import type { JsonObject } from '../../core/json/canonical.js';
+import type { EvaluationManifest } from '../../core/eval/manifest.js';
+import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.js';
+import { parseJsonInput } from '../../core/json/strict-parse.js';
+import type { EpisodeMetrics } from '../../core/metrics/metrics.js';
+import type { ScoreReport } from '../../core/scoring/report.js';
+import type { RunRecord } from '../../core/sim/record.js';
+import { Rational } from '../../core/stats/rational.js';
+import type { TrialStatus } from '../../shared/api/contract.js';
+import { getArtifact, putText } from './artifacts.js';
+import { stmt, type Db } from './db.js';
+
+export interface NewTrial {
+  readonly modelId: string;
+  readonly manifest: EvaluationManifest;
+  readonly manifestHash: string;
+  readonly pack: { readonly digest: string; readonly packId: string } | null;
+  readonly status: TrialStatus;
+  readonly origin: 'run' | 'import';
+  readonly agentLabel: string;
+  readonly runConfig: unknown;
+  /** scenario ID -> primary family */
+  readonly families: ReadonlyMap<string, string>;
+}
+
+/** A fraction ("num/den") or decimal string as a sortable number (display order only, never a score). */
+export function sortKey(value: string | null): number | null {
+  if (value === null) return null;
+  const [num, den] = value.split('/');
+  return den === undefined ? Number(num) : Number(num) / Number(den);
+}
+
+export function roundedScore(value: string | null): string | null {
+  return value === null ? null : Rational.parse(value).toFixed(1);
+}
+
+/** Creates the trial row and one `missing` row per scheduled episode (inside the caller's transaction). */
+export function insertTrial(db: Db, t: NewTrial): number {
+  const info = stmt(
+    db,
+      `INSERT INTO trials (model_id, manifest_hash, suite_id, pack_digest, pack_id, official, status, origin, agent_label, run_config, episodes_scheduled, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      t.modelId,
+      t.manifestHash,
+      t.manifest.suite.suite_id,
+      t.pack?.digest ?? null,
+      t.pack?.packId ?? null,
+      t.pack === null ? 0 : 1,
+      t.status,
+      t.origin,
+      t.agentLabel,
+      t.runConfig === undefined ? null : JSON.stringify(t.runConfig),
+      t.manifest.episodes.length,
+      new Date().toISOString(),
+    );
+  const trialId = Number(info.lastInsertRowid);
+  const episode = stmt(db, `INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (?, ?, ?, ?, 'missing')`);
+  for (const e of t.manifest.episodes) episode.run(trialId, e.index, e.scenario_id, t.families.get(e.scenario_id) ?? '');
+  const family = stmt(db, 'INSERT OR IGNORE INTO trial_families (family, trial_id) VALUES (?, ?)');
+  for (const f of new Set(t.families.values())) family.run(f, trialId);
+  return trialId;
+}
+
+/** Stores one committed episode (record and metrics as artifacts) and updates the trial's counts. */
+export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null): void {
+  const recordDigest = putText(db, 'record', canonicalJson(episode.record as unknown as JsonObject));
+  const metricsDigest = putText(db, 'metrics', canonicalJson(episode.metrics as unknown as JsonObject));
+  const m = episode.metrics;
+  const changed = stmt(
+    db,
+      `UPDATE episodes SET status = 'done', failure_kind = NULL, failure_message = NULL, termination = ?, steps = ?, evacuated = ?, dead = ?, stranded = ?,
+         score = ?, score_key = ?, record_digest = ?, metrics_digest = ?
+       WHERE trial_id = ? AND idx = ? AND status = 'missing'`,
+    )
+    .run(episode.record.termination_reason, episode.record.steps, m.evacuated, m.casualties, m.stranded, score, sortKey(score), recordDigest, metricsDigest, trialId, episode.index).changes;
+  if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${episode.index}`);
+  stmt(
+    db,
+    'UPDATE trials SET episodes_completed = episodes_completed + 1, evacuated = evacuated + ?, dead = dead + ?, stranded = stranded + ? WHERE trial_id = ?',
+  ).run(m.evacuated, m.casualties, m.stranded, trialId);
+}
+
+export function storeFailure(db: Db, trialId: number, failure: FailureDeclaration): void {
+  const changed = stmt(db, `UPDATE episodes SET status = 'failed', failure_kind = ?, failure_message = ? WHERE trial_id = ? AND idx = ? AND status = 'missing'`)
+    .run(failure.kind, failure.message, trialId, failure.index).changes;
+  if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${failure.index}`);
+  stmt(db, 'UPDATE trials SET episodes_failed = episodes_failed + 1 WHERE trial_id = ?').run(trialId);
+}
+
+/** The committed episodes and declared failures of a trial, rebuilt from the digest-checked artifacts. */
+export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisode[]; failures: FailureDeclaration[] } {
+  const rows = stmt(db, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`)
+    .all(trialId) as { idx: number; status: string; failure_kind: string | null; failure_message: string | null; record_digest: string | null; metrics_digest: string | null }[];
+  const episodes: ResultEpisode[] = [];
+  const failures: FailureDeclaration[] = [];
+  for (const r of rows) {
+    if (r.status === 'failed') {
+      failures.push({ index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' });
+      continue;
+    }
+    const source = `archive:trial/${trialId}/episode/${r.idx}`;
+    const record = parseJsonInput(getArtifact(db, r.record_digest!).toString('utf8'), source) as unknown as RunRecord;
+    const metrics = parseJsonInput(getArtifact(db, r.metrics_digest!).toString('utf8'), source) as unknown as EpisodeMetrics;
+    episodes.push({ index: r.idx, metrics, record });
+  }
+  return { episodes, failures };
+}
+
+/** Stores the final result text, the score report and its summary, and the trial's final status and score. */
+export function storeOutcome(db: Db, trialId: number, o: { resultText: string; complete: boolean; report: ScoreReport | null; reportText: string | null; summary: string | null }): void {
+  const resultDigest = putText(db, 'result', o.resultText);
+  const reportDigest = o.reportText === null ? null : putText(db, 'score-report', o.reportText);
+  const summaryDigest = o.summary === null ? null : putText(db, 'summary', o.summary);
+  const r = o.report;
+  stmt(
+    db,
+    `UPDATE trials SET status = ?, result_digest = ?, report_digest = ?, summary_digest = ?, score = ?, score_key = ?, score_rounded = ?, interval_low = ?, interval_high = ?
+     WHERE trial_id = ?`,
+  ).run(
+    o.complete ? 'complete' : 'incomplete',
+    resultDigest,
+    reportDigest,
+    summaryDigest,
+    r?.score ?? null,
+    sortKey(r?.score ?? null),
+    roundedScore(r?.score ?? null),
+    r?.interval?.lower ?? null,
+    r?.interval?.upper ?? null,
+    trialId,
+  );
+  if (r === null) return;
+  // Episode scores from the report: the scorer's exact figures, also for episodes a run could not score as it went.
+  const update = stmt(db, 'UPDATE episodes SET score = ?, score_key = ? WHERE trial_id = ? AND idx = ?');
+  for (const e of r.episodes) {
+    const score = e.trials[0]?.score ?? null;
+    update.run(score, sortKey(score), trialId, e.index);
+  }
+}
+
+export function setTrialStatus(db: Db, trialId: number, status: TrialStatus): void {
+  stmt(db, 'UPDATE trials SET status = ? WHERE trial_id = ?').run(status, trialId);
+}
+
+/** Trials a crash or quit left `running` become `interrupted` (at the writer's start, when no run of this process can be live). */
+export function interruptStaleRuns(db: Db): number {
+  return stmt(db, `UPDATE trials SET status = 'interrupted' WHERE status = 'running'`).run().changes;
+}

@@ -1,0 +1,146 @@
+/**
+ * Official bundles on disk (docs/bundles.md): `bundle create` writes one
+ * into a new folder, whole or not at all; `bundle verify` authenticates one
+ * from disk: the file list against the index (a changed, missing or extra
+ * file is named), then every artifact recomputed from the bundle's own pack
+ * and results and compared byte for byte.
+ */
+
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { BUNDLE_INDEX_FILE, BUNDLE_PACK_DIR, bundleIndexText, parseBundleIndexText, type BundleIndex } from '../../core/bundle/bundle-index.js';
+import { MismatchError, ValidationError } from '../../core/errors.js';
+import { sha256Hex } from '../../core/hash.js';
+import { readBytesInput, readTextInput } from '../inputs.js';
+import { checkOutputDirectory, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
+import { loadPack } from '../pack.js';
+import { bundleContent, type BundleContent } from './bundle-content.js';
+
+const BUNDLE_OUTPUT = { what: 'official bundle', existsNote: 'a bundle is always written into a new directory' } as const;
+
+/** Every regular file under `dir`, as `/`-separated relative paths; anything else (a symlink, a device) is refused. */
+export function listFiles(dir: string, base = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(dir, base), { withFileTypes: true })) {
+    const rel = base === '' ? entry.name : `${base}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listFiles(dir, rel));
+    else if (entry.isFile()) out.push(rel);
+    else throw new ValidationError(`${join(dir, rel)}: not a regular file or folder (a bundle holds only plain files)`);
+  }
+  return out;
+}
+
+function readPackFiles(packDir: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const rel of listFiles(packDir).sort()) files.set(rel, readBytesInput(join(packDir, rel), 'pack file'));
+  return files;
+}
+
+export interface CreateBundleOptions {
+  readonly packDir: string;
+  readonly resultPaths: readonly string[];
+  readonly operationalPaths: readonly string[];
+  readonly resamples: number;
+  readonly out: string;
+}
+
+/** Scores (and compares, for two models) the results against the pack and writes the bundle. */
+export async function createBundle(opts: CreateBundleOptions): Promise<BundleIndex> {
+  const out = stripTrailingSeparators(opts.out);
+  const pack = loadPack(opts.packDir);
+  const packFiles = readPackFiles(opts.packDir);
+  const results = opts.resultPaths.map((path) => ({ text: readTextInput(path, 'evaluation result'), source: path }));
+  const operational = opts.operationalPaths.map((path) => ({ text: readTextInput(path, 'operational record'), source: path }));
+  checkOutputDirectory(out, BUNDLE_OUTPUT, [{ dir: opts.packDir, label: 'pack directory' }]);
+  const content = bundleContent({ pack, packFiles, results, operational, resamples: opts.resamples });
+  await writeBundleDirectory(out, content);
+  return content.index;
+}
+
+/** Writes bundle content into a new folder (also the app's export), read back and verified before it is published. */
+export async function writeBundleDirectory(out: string, content: BundleContent): Promise<void> {
+  await writeOutputDirectory(out, BUNDLE_OUTPUT, async (temp) => {
+    for (const path of [...content.files.keys()].sort()) {
+      const full = join(temp, ...path.split('/'));
+      await mkdir(dirname(full), { recursive: true });
+      await writeFileSynced(full, content.files.get(path)!);
+    }
+    await writeFileSynced(join(temp, BUNDLE_INDEX_FILE), bundleIndexText(content.index));
+    checkFileList(temp, content.index);
+  });
+}
+
+/** The folder holds exactly the index's files, each with its digest (exit 3 naming the file otherwise). */
+function checkFileList(dir: string, index: BundleIndex): void {
+  const listed = new Map(index.files.map((f) => [f.file, f.sha256]));
+  const present = listFiles(dir).filter((f) => f !== BUNDLE_INDEX_FILE);
+  for (const file of present.sort()) {
+    if (!listed.has(file)) throw new ValidationError(`${join(dir, file)}: extra file, not in ${BUNDLE_INDEX_FILE}`);
+  }
+  const presentSet = new Set(present);
+  for (const { file, sha256 } of index.files) {
+    if (!presentSet.has(file)) throw new ValidationError(`${join(dir, file)}: missing (listed in ${BUNDLE_INDEX_FILE})`);
+    const actual = sha256Hex(readFileSync(join(dir, file)));
+    if (actual !== sha256) throw new ValidationError(`${join(dir, file)}: changed (sha256 ${actual}, ${BUNDLE_INDEX_FILE} says ${sha256})`);
+  }
+}
+
+export interface VerifiedBundle {
+  readonly index: BundleIndex;
+  readonly files: number;
+}
+
+/**
+ * Authenticates a bundle from disk: the index, the file list and digests
+ * (exit 3, naming the file), the pack, every result replayed, and every
+ * score report, summary, statistics file and comparison recomputed and
+ * compared byte for byte (exit 5 naming the file).
+ */
+export function verifyBundle(dirArg: string): VerifiedBundle {
+  const dir = stripTrailingSeparators(dirArg);
+  let isDir = false;
+  try {
+    isDir = lstatSync(dir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) throw new ValidationError(`${dir}: not a bundle folder (no such directory)`);
+  const indexPath = join(dir, BUNDLE_INDEX_FILE);
+  const index = parseBundleIndexText(readTextInput(indexPath, 'bundle index'), indexPath);
+  checkFileList(dir, index);
+
+  const packDir = join(dir, BUNDLE_PACK_DIR);
+  const pack = loadPack(packDir);
+  if (pack.digest !== index.pack_digest || pack.packId !== index.pack_id || pack.manifestHash !== index.manifest_hash) {
+    throw new MismatchError(`${indexPath}: names pack ${index.pack_id} (${index.pack_digest}), but the bundle holds ${pack.packId} (${pack.digest})`);
+  }
+  const results = index.models.flatMap((m) => Array.from({ length: m.trials }, (_, k) => `${m.dir}/trial-${k + 1}.result.json`));
+  const operational = index.models.filter((m) => m.operational).map((m) => `${m.dir}/operational.json`);
+  const content = bundleContent({
+    pack,
+    packFiles: readPackFiles(packDir),
+    results: results.map((file) => ({ text: readTextInput(join(dir, file), 'evaluation result'), source: join(dir, file) })),
+    operational: operational.map((file) => ({ text: readTextInput(join(dir, file), 'operational record'), source: join(dir, file) })),
+    resamples: resamplesOf(dir, index),
+  });
+  for (const { file, sha256 } of content.index.files) {
+    const stored = index.files.find((f) => f.file === file);
+    if (stored === undefined) throw new MismatchError(`${join(dir, file)}: missing: the bundle's results call for it`);
+    if (stored.sha256 !== sha256) throw new MismatchError(`${join(dir, file)}: does not match what the bundle's pack and results give (recomputed sha256 ${sha256})`);
+  }
+  if (bundleIndexText(content.index) !== bundleIndexText(index)) {
+    throw new MismatchError(`${indexPath}: does not match the index recomputed from the bundle's pack and results`);
+  }
+  return { index, files: index.files.length + 1 };
+}
+
+/** The resamples the bundle was made with, read from its first score report (every artifact in it uses the same). */
+function resamplesOf(dir: string, index: BundleIndex): number {
+  const path = join(dir, index.models[0]!.dir, 'score.json');
+  const report = JSON.parse(readTextInput(path, 'score report')) as { resamples?: unknown };
+  if (typeof report.resamples !== 'number' || !Number.isSafeInteger(report.resamples) || report.resamples < 1) {
+    throw new ValidationError(`${path}: has no valid resamples field`);
+  }
+  return report.resamples;
+}

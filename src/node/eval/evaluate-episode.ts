@@ -1,0 +1,141 @@
+/**
+ * One episode, evaluated: the episode start prepared from the scenario and
+ * seed, a fresh agent from the factory, the single simulator path, then the
+ * replay check and the metrics from the replay (measureRecord, the code path
+ * `evaluation verify` uses). It is the same in the main thread (--jobs 1),
+ * in a worker, in `episode run`, the benches and the test kits, so a record
+ * is committed only after it was authenticated the way a verifier will.
+ *
+ * With a scoring context it also computes the episode's references and
+ * episode score (scoring-v1.0.md section 4), as `score` will from the
+ * result, so a pool can score each episode as it lands. Without one
+ * (the CLI), nothing more is computed than the runner needs.
+ */
+
+import { AgentError, ModelOutputError, ValidationError } from '../../core/errors.js';
+import { measureRecord, type MeasuredEpisode } from '../../core/eval/authenticate.js';
+import type { ManifestEpisode } from '../../core/eval/manifest.js';
+import type { ResultEpisode } from '../../core/eval/result.js';
+import type { EnvironmentPack } from '../../core/pack/pack.js';
+import { episodeFacts, episodeReferences, routeEventsOf, type EpisodeFacts } from '../../core/scoring/episode-evaluation.js';
+import { scoreFromFacts, type ScoreBreakdown } from '../../core/scoring/evidence.js';
+import type { AgentFactory } from '../../core/sim/agent.js';
+import { runEpisode } from '../../core/sim/runner.js';
+import { prepareEpisode } from '../../core/world/episode-start.js';
+import type { Scenario } from '../../core/world/scenario-types.js';
+
+/** Told about every agent process an episode uses, so none can outlive the evaluator. */
+export interface ChildWatcher {
+  started(pid: number): void;
+  /** After the episode; `live` is false once the process is gone. */
+  settled(pid: number, live: boolean): void;
+}
+
+/** The episode to run: its manifest index, scenario ID and seed (a ManifestEpisode fits). */
+export type EpisodeJob = Pick<ManifestEpisode, 'index' | 'scenario_id' | 'seed'>;
+
+/**
+ * Scores each episode as it is evaluated. `pack` (optional) pins M* per
+ * episode index (an official run). Plain data: it is sent to every worker.
+ */
+export interface EpisodeScoringContext {
+  readonly pack?: { readonly packId: string; readonly maxEvacuated: readonly number[] };
+}
+
+/** The scoring context of a run against a pack. */
+export function packScoringContext(pack: EnvironmentPack): EpisodeScoringContext {
+  return { pack: { packId: pack.packId, maxEvacuated: pack.value.episodes.map((e) => e.max_evacuated) } };
+}
+
+/** The references and episode score of one committed episode-trial (plain data: it crosses worker threads). */
+export interface EpisodeScoring {
+  /** M*: people with a finite earliest evacuation step. */
+  readonly maxEvacuated: number;
+  /** M* > 0; a not-applicable episode has no score. */
+  readonly applicable: boolean;
+  readonly status: 'scored' | 'catastrophic' | 'not_applicable';
+  /** The exact episode-trial score (decimal text), null when not applicable. */
+  readonly score: string | null;
+  readonly breakdown: ScoreBreakdown | null;
+  /** People, references, actual values and congestion diagnostics. */
+  readonly facts: EpisodeFacts;
+}
+
+export interface EvaluateEpisodeOptions {
+  readonly watcher?: ChildWatcher;
+  readonly scoring?: EpisodeScoringContext;
+  /** Names the record in replay messages; default `episode N (scenario) record`. */
+  readonly source?: string;
+}
+
+export interface EvaluatedEpisode {
+  /** What the runner commits. */
+  readonly episode: ResultEpisode;
+  /** The replayed start, outcome and metrics. */
+  readonly measured: MeasuredEpisode;
+  /** Present when a scoring context was given. */
+  readonly scoring?: EpisodeScoring;
+}
+
+function agentPid(agent: unknown): number | undefined {
+  const pid = (agent as { pid?: unknown } | null)?.pid;
+  return typeof pid === 'number' ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The agent's error with the episode named, keeping its class and failure kind. */
+export function episodeAgentError(error: AgentError, job: EpisodeJob): AgentError {
+  const message = `episode ${job.index} (${job.scenario_id}): ${error.message}`;
+  return error instanceof ModelOutputError ? new ModelOutputError(message) : new AgentError(error.failure, message);
+}
+
+/** The references and score of a measured episode (the computation `score` does per episode-trial). */
+export function scoreEpisode(job: EpisodeJob, measured: MeasuredEpisode, episode: ResultEpisode, context: EpisodeScoringContext, source: string): EpisodeScoring {
+  const refs = episodeReferences(measured.start);
+  const pinned = context.pack?.maxEvacuated[job.index];
+  if (context.pack !== undefined && pinned !== refs.maxEvacuated) {
+    // The same check as the scorer's checkMaxEvacuatedAgainstPack: the pack was tampered with, or is another run's.
+    throw new ValidationError(`${source}: episode ${job.index}: M* is ${refs.maxEvacuated}, environment pack ${context.pack.packId} pins ${pinned ?? 'nothing'}`);
+  }
+  const facts = episodeFacts(measured, refs, routeEventsOf(measured.start, refs, episode.record, source));
+  if (refs.maxEvacuated === 0) return { maxEvacuated: 0, applicable: false, status: 'not_applicable', score: null, breakdown: null, facts };
+  const scored = scoreFromFacts(facts);
+  return { maxEvacuated: refs.maxEvacuated, applicable: true, status: scored.status, score: scored.score, breakdown: scored.breakdown, facts };
+}
+
+/**
+ * Evaluates one episode with a fresh agent from `factory` (an AgentSession's
+ * factory). Agent failures are AgentError (exit 4, or a failure
+ * declaration); a replay difference of a fresh record is a MismatchError (a
+ * simulator bug, never declared); a scoring input error a ValidationError.
+ */
+export async function evaluateEpisode(
+  factory: AgentFactory,
+  scenario: Scenario,
+  job: EpisodeJob,
+  options: EvaluateEpisodeOptions = {},
+): Promise<EvaluatedEpisode> {
+  const start = prepareEpisode(scenario, job.seed);
+  const agent = await factory();
+  const pid = agentPid(agent);
+  if (pid !== undefined) options.watcher?.started(pid);
+  let run;
+  try {
+    run = await runEpisode(start, agent);
+  } finally {
+    if (pid !== undefined) options.watcher?.settled(pid, isAlive(pid));
+  }
+  const source = options.source ?? `episode ${job.index} (${job.scenario_id}) record`;
+  const measured = measureRecord(scenario, run.record, source);
+  const episode: ResultEpisode = { index: job.index, metrics: measured.metrics, record: run.record };
+  if (options.scoring === undefined) return { episode, measured };
+  return { episode, measured, scoring: scoreEpisode(job, measured, episode, options.scoring, source) };
+}

@@ -1,0 +1,55 @@
+/**
+ * `evaluation merge`: the shard results of `evaluation run --shard I/N`
+ * (core/eval/shard.ts), each authenticated from scratch against the suite
+ * (exit 3, or 5 for a replay mismatch), merged into the result an unsharded
+ * run writes, byte for byte, and written like any output (no overwrite
+ * without --force; never over an input).
+ */
+
+import { authenticateResult } from '../../core/eval/authenticate.js';
+import { resultDigest, resultText, type EvaluationResult } from '../../core/eval/result.js';
+import { mergeShardResults, type ShardInput } from '../../core/eval/shard.js';
+import { UsageError } from '../../core/errors.js';
+import type { Suite } from '../../core/world/suite.js';
+import { checkOutputPath, writeOutputFile } from '../files.js';
+import { loadSuiteDir, readTextInput } from '../inputs.js';
+import { loadManifestFile } from '../workflows/evaluation.js';
+
+export interface MergeShardsOptions {
+  readonly suiteDir: string;
+  readonly shardPaths: readonly string[];
+  /** Require this manifest (exit 5 when a shard embeds another). */
+  readonly manifestPath?: string;
+  readonly out: string;
+  readonly force: boolean;
+}
+
+export interface MergedShards {
+  readonly suite: Suite;
+  readonly result: EvaluationResult;
+  readonly digest: string;
+  readonly complete: boolean;
+}
+
+export async function mergeShardFiles(opts: MergeShardsOptions): Promise<MergedShards> {
+  if (opts.shardPaths.length === 0) throw new UsageError('give at least one shard result file');
+  const seen = new Set<string>();
+  for (const path of opts.shardPaths) {
+    if (seen.has(path)) throw new UsageError(`shard ${path} is given twice`);
+    seen.add(path);
+  }
+  const inputs = [opts.suiteDir, ...opts.shardPaths, ...(opts.manifestPath === undefined ? [] : [opts.manifestPath])];
+  const output = { force: opts.force, inputs };
+  const suite = loadSuiteDir(opts.suiteDir);
+  const requiredManifest = opts.manifestPath === undefined ? undefined : loadManifestFile(opts.manifestPath);
+  await checkOutputPath(opts.out, output);
+  // One at a time, so the first bad shard is the one named.
+  const shards: ShardInput[] = opts.shardPaths.map((source) => ({
+    source,
+    auth: authenticateResult(readTextInput(source, 'evaluation result'), source, suite, requiredManifest === undefined ? {} : { requiredManifest }),
+  }));
+  const result = mergeShardResults(shards);
+  const text = resultText(result);
+  await writeOutputFile(opts.out, text, output);
+  return { suite, result, digest: resultDigest(text), complete: result.episodes.length === result.manifest.episodes.length };
+}

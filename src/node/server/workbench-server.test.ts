@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../core/errors.js';
+import type { Handlers } from '../app/dispatch.js';
+import { startWorkbenchServer, type WorkbenchServer } from './workbench-server.js';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+function send(server: WorkbenchServer, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${server.port}`, ...opts.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+const call = (server: WorkbenchServer, name: string, input: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
+  send(server, `/api/call/${name}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers },
+    body: typeof input === 'string' ? input : JSON.stringify(input),
+  });
+
+// The transport is under test here, so the services are a small fake; the
+// contract test runs the real services through both transports.
+const handlers = {
+  'app.info': async () => ({ version: '0.0.0', mode: 'browser', archivePath: '/tmp/a.sqlite', cores: 2, maxJobs: 8, defaultJobs: 2 }),
+  'suites.validate': async () => {
+    throw new ValidationError('suite file x.json: bad digest');
+  },
+  'trials.get': async () => {
+    throw new TypeError('boom');
+  },
+} as unknown as Handlers;
+
+describe('the browser-mode server', () => {
+  let server: WorkbenchServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ember-serve-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>EMBER</title>');
+    writeFileSync(join(tmpdir(), 'ember-secret.txt'), 'secret');
+    server = await startWorkbenchServer({ handlers, staticDir: dir, port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('listens on 127.0.0.1 and prints a URL with the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+    expect(server.token.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses a request without the token (401)', async () => {
+    expect((await send(server, '/')).status).toBe(401);
+    expect((await send(server, '/?token=wrong')).status).toBe(401);
+    expect((await call(server, 'app.info', {}, { authorization: 'Bearer nope' })).status).toBe(401);
+  });
+
+  it('trades the launch token for an HttpOnly SameSite cookie and drops it from the URL', async () => {
+    const first = await send(server, `/?token=${server.token}`);
+    expect(first.status).toBe(302);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const page = await send(server, '/', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>EMBER</title>');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('refuses a foreign Host (DNS rebinding) or Origin (403), even with the token', async () => {
+    const rebinding = await send(server, '/', { headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${server.token}` } });
+    expect(rebinding.status).toBe(403);
+    const crossSite = await call(server, 'app.info', {}, { origin: 'http://evil.example' });
+    expect(crossSite.status).toBe(403);
+    const sameSite = await call(server, 'app.info', {}, { origin: `http://localhost:${server.port}` });
+    expect(sameSite.status).toBe(200);
+  });
+
+  it('answers calls with error values, never a crash', async () => {
+    const info = await call(server, 'app.info', {});
+    expect(JSON.parse(info.body)).toMatchObject({ ok: true, value: { mode: 'browser' } });
+
+    const unknown = JSON.parse((await call(server, 'nope.nothing', {})).body);
+    expect(unknown).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+
+    const badInput = JSON.parse((await call(server, 'suites.validate', { suiteHash: 'xyz' })).body);
+    expect(badInput).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'suiteHash' } });
+
+    const extra = JSON.parse((await call(server, 'app.info', { surprise: 1 })).body);
+    expect(extra.ok).toBe(false);
+
+    const library = JSON.parse((await call(server, 'suites.validate', { suiteHash: 'a'.repeat(64) })).body);
+    expect(library).toEqual({ ok: false, error: { kind: 'validation', message: 'suite file x.json: bad digest' } });
+
+    const bug = JSON.parse((await call(server, 'trials.get', { trialId: 1 })).body);
+    expect(bug).toMatchObject({ ok: false, error: { kind: 'internal' } });
+
+    const notJson = await call(server, 'app.info', '{"unclosed": ');
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body)).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+
+    const wrongType = await call(server, 'app.info', '{}', { 'content-type': 'text/plain' });
+    expect(wrongType.status).toBe(415);
+
+    const get = await send(server, '/api/call/app.info', { headers: { authorization: `Bearer ${server.token}` } });
+    expect(get.status).toBe(405);
+
+    // Still serving after all of that.
+    expect(JSON.parse((await call(server, 'app.info', {})).body).ok).toBe(true);
+  });
+
+  it('never serves a file outside the renderer folder', async () => {
+    const auth = { authorization: `Bearer ${server.token}` };
+    for (const path of ['/../ember-secret.txt', '/%2e%2e/ember-secret.txt', '/..%2fember-secret.txt', '/%00']) {
+      const answer = await send(server, path, { headers: auth });
+      expect(answer.body).not.toContain('secret');
+    }
+    expect((await send(server, '/trials/3', { headers: auth })).body).toContain('<title>EMBER</title>');
+    expect((await send(server, '/missing.js', { headers: auth })).status).toBe(404);
+  });
+
+  it('streams events to connected pages', async () => {
+    const received = new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${server.token}` } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString('utf8');
+            if (text.includes('connected')) server.broadcast('archive.changed', { trialId: 7 });
+            if (text.includes('data: ')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        },
+      );
+      req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : reject(e)));
+      req.end();
+    });
+    const text = await received;
+    expect(text).toContain('event: archive.changed\ndata: {"trialId":7}');
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * `evaluation manifest | run | verify` as services over files, shared by the
+ * CLI and the app. Each returns what it built or checked; the caller words
+ * the report.
+ */
+
+import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
+import { authenticateResult, type AuthenticatedResult } from '../../core/eval/authenticate.js';
+import { buildManifest, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
+import type { Shard } from '../../core/eval/shard.js';
+import type { Suite } from '../../core/world/suite.js';
+import { agentModuleInputs, type AgentSpec } from '../agents/spec.js';
+import type { EntryPoints } from '../entry-points.js';
+import { FileCheckpointSink } from '../eval/file-sink.js';
+import { checkModelId, runEvaluation, type EvaluationProgress, type EvaluationRunSummary } from '../eval/runner.js';
+import { checkOutputPath, writeOutputFile } from '../files.js';
+import { loadSuiteDir, readTextInput } from '../inputs.js';
+import type { ResourceScope } from '../lifetime.js';
+
+/** Reads and parses a manifest file (exit 3 when malformed). */
+export function loadManifestFile(path: string): EvaluationManifest {
+  return parseManifestText(readTextInput(path, 'evaluation manifest'), path);
+}
+
+export interface ManifestFileOptions {
+  readonly suiteDir: string;
+  /** The seeds in manifest order (expandSeedList for ranges). */
+  readonly seeds: readonly string[];
+  readonly out: string;
+  readonly force: boolean;
+}
+
+/** Builds the manifest of a suite and seeds and writes it (exit 3 for the suite, 6 for the output). */
+export async function writeManifestFile(opts: ManifestFileOptions): Promise<{ readonly suite: Suite; readonly manifest: EvaluationManifest }> {
+  const output = { force: opts.force, inputs: [opts.suiteDir] };
+  const suite = loadSuiteDir(opts.suiteDir);
+  await checkOutputPath(opts.out, output);
+  const manifest = buildManifest(suite, opts.seeds);
+  await writeOutputFile(opts.out, manifestText(manifest), output);
+  return { suite, manifest };
+}
+
+export interface EvaluationFileOptions {
+  readonly suiteDir: string;
+  readonly manifestPath: string;
+  readonly modelId: string;
+  readonly agent: AgentSpec;
+  readonly agentPaths: readonly string[];
+  readonly actTimeoutMs: number;
+  readonly jobs: number;
+  /** The result file (the checkpoint). */
+  readonly out: string;
+  readonly resume: boolean;
+  readonly continueOnFailure: boolean;
+  /** Run only this slice of the manifest (--shard I/N); the result holds only its episodes. */
+  readonly shard?: Shard;
+  /** What to tell a user whose output exists without resume (the CLI names its flags). */
+  readonly existsHint?: string;
+  readonly entryPoints: EntryPoints;
+  readonly scope?: ResourceScope;
+  /** The sandbox of a module or command agent; default the default policy (sandbox-options.ts). */
+  readonly sandbox?: AgentSandboxOptions;
+  readonly onProgress?: (progress: EvaluationProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs an evaluation into a result file (FileCheckpointSink). Order: the
+ * model ID (exit 2), the suite and manifest (exit 3), then the runner's
+ * checks and the checkpoint's (see runner.ts, file-sink.ts).
+ */
+export async function runEvaluationToFile(opts: EvaluationFileOptions): Promise<{ readonly suite: Suite; readonly summary: EvaluationRunSummary }> {
+  checkModelId(opts.modelId);
+  const suite = loadSuiteDir(opts.suiteDir);
+  const manifest = loadManifestFile(opts.manifestPath);
+  const inputs = [opts.suiteDir, opts.manifestPath, ...agentModuleInputs(opts.agent, opts.agentPaths)];
+  const summary = await runEvaluation({
+    suite,
+    suiteDir: opts.suiteDir,
+    manifest,
+    manifestSource: opts.manifestPath,
+    modelId: opts.modelId,
+    agent: opts.agent,
+    agentPaths: opts.agentPaths,
+    actTimeoutMs: opts.actTimeoutMs,
+    sandbox: opts.sandbox,
+    sink: new FileCheckpointSink({ path: opts.out, inputs, resume: opts.resume, existsHint: opts.existsHint, scope: opts.scope }),
+    continueOnFailure: opts.continueOnFailure,
+    jobs: opts.jobs,
+    entryPoints: opts.entryPoints,
+    scope: opts.scope,
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+    ...(opts.shard === undefined ? {} : { shard: opts.shard }),
+  });
+  return { suite, summary };
+}
+
+export interface VerifyResultOptions {
+  readonly suiteDir: string;
+  readonly resultPath: string;
+  /** Require this manifest (exit 5 otherwise). */
+  readonly manifestPath?: string;
+  /** Require every scheduled episode (exit 5 otherwise). */
+  readonly requireComplete: boolean;
+}
+
+/** Authenticates a result file from scratch (exit 3, or 5 for a replay mismatch or a required manifest or completeness). */
+export function verifyResultFile(opts: VerifyResultOptions): { readonly suite: Suite; readonly auth: AuthenticatedResult } {
+  const suite = loadSuiteDir(opts.suiteDir);
+  const requiredManifest = opts.manifestPath === undefined ? undefined : loadManifestFile(opts.manifestPath);
+  const text = readTextInput(opts.resultPath, 'evaluation result');
+  const auth = authenticateResult(text, opts.resultPath, suite, { requiredManifest, requireComplete: opts.requireComplete });
+  return { suite, auth };
+}

@@ -1,0 +1,152 @@
+/**
+ * `score` as a service: every result authenticated from scratch, checked
+ * against the environment pack when there is one, scored into a score
+ * report and written. The CLI and the app call this, so an official score
+ * means the same checks everywhere.
+ *
+ * Failure declarations (a failures file, one per result, paired in order):
+ *   {"failures": [{"index": 3, "kind": "timeout", "message": "..."}]}
+ * kinds invalid_output, model_error, timeout (`missing` is what an
+ * undeclared gap becomes and cannot be declared); indices increasing, each
+ * once; merged with the result's own declarations, and a declaration that
+ * conflicts with the result's (another kind or message) is rejected.
+ */
+
+import { authenticateResult, type AuthenticatedResult } from '../../core/eval/authenticate.js';
+import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclaration } from '../../core/eval/result.js';
+import { fieldError } from '../../core/errors.js';
+import { FieldReader } from '../../core/json/fields.js';
+import { parseJsonInput } from '../../core/json/strict-parse.js';
+import { checkMaxEvacuatedAgainstPack, checkResultAgainstPack, type EnvironmentPack } from '../../core/pack/pack.js';
+import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
+import { summaryText } from '../../core/scoring/summary.js';
+import type { Suite } from '../../core/world/suite.js';
+import { checkOutputPath, writeOutputFile } from '../files.js';
+import { loadSuiteDir, readTextInput } from '../inputs.js';
+import { loadPack } from '../pack.js';
+
+/** Reads a failures file's text: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
+export function parseFailuresText(text: string, source: string): FailureDeclaration[] {
+  const value = parseJsonInput(text, source);
+  const r = new FieldReader(source);
+  const list = r.array(r.object(value, '$', ['failures']).failures, 'failures');
+  let previous = -1;
+  return list.map((item, k): FailureDeclaration => {
+    const path = `failures[${k}]`;
+    const f = r.object(item, path, ['index', 'kind', 'message']);
+    const index = r.integer(f.index, `${path}.index`);
+    if (index <= previous) r.fail(`${path}.index`, `${index} does not come after ${previous} (indices increase, each once)`);
+    previous = index;
+    const message = r.string(f.message, `${path}.message`);
+    if (message.length > MAX_FAILURE_MESSAGE_LENGTH) r.fail(`${path}.message`, `is longer than ${MAX_FAILURE_MESSAGE_LENGTH} characters`);
+    return { index, kind: r.literal(f.kind, `${path}.kind`, DECLARED_FAILURE_KINDS), message };
+  });
+}
+
+/** One trial's result text with the name its messages use. */
+export interface ResultInput {
+  readonly text: string;
+  readonly source: string;
+}
+
+export interface ScoreInput {
+  readonly suite: Suite;
+  /** The environment pack (an official score), or null (against the bare suite: UNOFFICIAL). */
+  readonly pack: EnvironmentPack | null;
+  /** Names the pack in messages (its directory). */
+  readonly packSource?: string;
+  readonly results: readonly ResultInput[];
+  /** None, or one per result (paired in order). */
+  readonly failures?: readonly { readonly declarations: readonly FailureDeclaration[]; readonly source: string }[];
+  readonly resamples?: number;
+}
+
+/**
+ * Authenticates every result (exit 3, or 5 for a replay mismatch), checks
+ * it against the pack (its manifest: exit 5; its fire worlds and M*: exit
+ * 3) and builds the score report. No files.
+ */
+export function scoreResults(input: ScoreInput): ScoreReport {
+  const failures = input.failures ?? [];
+  if (failures.length > 0 && failures.length !== input.results.length) {
+    throw fieldError('failures', `give none or exactly one per result (${input.results.length} results, ${failures.length} failures files), paired in order`);
+  }
+  const trials = input.results.map(({ text, source }) => authenticateAgainst(input.suite, input.pack, text, source));
+  return scoreAuthenticated({ ...input, trials });
+}
+
+/** Authenticates one result (exit 3, or 5 for a replay mismatch) and checks it against the pack when there is one. */
+export function authenticateAgainst(suite: Suite, pack: EnvironmentPack | null, text: string, source: string): AuthenticatedResult {
+  const result = authenticateResult(text, source, suite);
+  if (pack !== null) checkResultAgainstPack(pack, result, source);
+  return result;
+}
+
+/** The score report of trials already authenticated with authenticateAgainst (same suite and pack). */
+export function scoreAuthenticated(input: Omit<ScoreInput, 'results'> & { readonly trials: readonly AuthenticatedResult[]; readonly results: readonly { readonly source: string }[] }): ScoreReport {
+  const { suite, pack, trials } = input;
+  const failures = input.failures ?? [];
+  const report = buildScoreReport({
+    suite,
+    trials,
+    failures: failures.length > 0 ? failures.map((f) => f.declarations) : undefined,
+    sources: input.results.map((r) => r.source),
+    failureSources: failures.length > 0 ? failures.map((f) => f.source) : undefined,
+    target: pack === null ? { kind: 'suite' } : { kind: 'pack', pack_id: pack.packId, pack_digest: pack.digest, manifest_hash: pack.manifestHash },
+    ...(input.resamples === undefined ? {} : { resamples: input.resamples }),
+  });
+  // Applicability is pinned by the pack: every scheduled episode's M* must be the pack's.
+  if (pack !== null) for (const e of report.episodes) checkMaxEvacuatedAgainstPack(pack, e.index, e.max_evacuated, input.packSource ?? pack.packId);
+  return report;
+}
+
+export type ScoreTarget = { readonly kind: 'suite'; readonly dir: string } | { readonly kind: 'pack'; readonly dir: string };
+
+export interface ScoreFilesOptions {
+  readonly target: ScoreTarget;
+  readonly resultPaths: readonly string[];
+  /** None, or one per result path. */
+  readonly failurePaths: readonly string[];
+  readonly resamples?: number;
+  readonly out: string;
+  readonly force: boolean;
+}
+
+export interface ScoreOutcome {
+  readonly report: ScoreReport;
+  /** The written report text (canonical JSON + LF). */
+  readonly text: string;
+  readonly digest: string;
+  /** The human score summary (scoring-v1.0.md section 10). */
+  readonly summary: string;
+}
+
+/**
+ * Scores result files and writes the report. Order: the inputs (exit 3) and
+ * the output path (exit 6) before the long authentication; then scoring;
+ * then the atomic write (exit 6).
+ */
+export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOutcome> {
+  const { target, resultPaths, failurePaths } = opts;
+  if (failurePaths.length > 0 && failurePaths.length !== resultPaths.length) {
+    throw fieldError('failures', `give none or exactly one per result (${resultPaths.length} results, ${failurePaths.length} failures files), paired in order`);
+  }
+  const output = { force: opts.force, inputs: [target.dir, ...resultPaths, ...failurePaths] };
+  const pack = target.kind === 'pack' ? loadPack(target.dir) : null;
+  const suite = pack?.suite ?? loadSuiteDir(target.dir);
+  const texts = resultPaths.map((path) => readTextInput(path, 'evaluation result'));
+  const failures = failurePaths.map((path) => ({ declarations: parseFailuresText(readTextInput(path, 'failures file'), path), source: path }));
+  await checkOutputPath(opts.out, output);
+
+  const report = scoreResults({
+    suite,
+    pack,
+    packSource: target.dir,
+    results: texts.map((text, k) => ({ text, source: resultPaths[k]! })),
+    failures,
+    resamples: opts.resamples,
+  });
+  const text = scoreReportText(report);
+  await writeOutputFile(opts.out, text, output);
+  return { report, text, digest: scoreReportDigest(text), summary: summaryText(report) };
+}

@@ -1,0 +1,84 @@
+/** The workbench shell: navigation, the current view, keyboard shortcuts, and the remembered location. */
+
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useEvent } from './api-context.js';
+import { Nav } from './Nav.js';
+import { VIEWS, loadLocation, saveLocation, type Location, type ViewId } from './views.js';
+import { OverviewView } from '../views/OverviewView.js';
+import { SuitesView } from '../views/SuitesView.js';
+import { ManifestsView } from '../views/ManifestsView.js';
+import { RunView } from '../views/RunView.js';
+import { TrialsView } from '../views/TrialsView.js';
+import { TrialView } from '../views/TrialView.js';
+
+export interface Navigate {
+  (location: Location): void;
+}
+
+export function App() {
+  const [location, setLocation] = useState<Location>(loadLocation);
+  const info = useQuery((api) => api['app.info']({}), 'info');
+  const runs = useQuery((api) => api['runs.list']({}), 'runs');
+  useEvent('run.progress', (p) => {
+    if (p.state !== 'running') runs.refetch();
+  });
+
+  const go = useCallback<Navigate>((next) => {
+    setLocation(next);
+    saveLocation(next);
+  }, []);
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const view = VIEWS.find((v) => v.key === event.key || `Digit${v.key}` === event.code);
+      if (view === undefined) return;
+      event.preventDefault();
+      go({ view: view.id });
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+
+  useEffect(() => {
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [location]);
+
+  const running = runs.data?.length ?? 0;
+  return (
+    <div className="shell">
+      <Nav location={location} onGo={(view: ViewId) => go({ view })} running={running} />
+      <main className="content">{renderView(location, go, info.data?.defaultJobs ?? null)}</main>
+      <footer className="statusbar">
+        {info.data === null ? (
+          <span>{info.error === null ? 'Connecting…' : info.error.message}</span>
+        ) : (
+          <>
+            <span>{info.data.mode === 'browser' ? 'Browser mode' : 'Desktop'}</span>
+            <span title="The archive file every trial is stored in">Archive: {info.data.archivePath}</span>
+            <span>
+              {info.data.cores} cores · EMBER {info.data.version}
+            </span>
+          </>
+        )}
+      </footer>
+    </div>
+  );
+}
+
+function renderView(location: Location, go: Navigate, defaultJobs: number | null) {
+  switch (location.view) {
+    case 'overview':
+      return <OverviewView go={go} />;
+    case 'suites':
+      return <SuitesView />;
+    case 'manifests':
+      return <ManifestsView go={go} />;
+    case 'run':
+      return <RunView go={go} defaultJobs={defaultJobs} />;
+    case 'trials':
+      return <TrialsView go={go} />;
+    case 'trial':
+      return <TrialView trialId={location.trialId} go={go} />;
+  }
+}

@@ -1,0 +1,42 @@
+/** The views of the workbench, and the one remembered between launches. */
+
+export const VIEWS = [
+  { id: 'overview', label: 'Project', key: '1' },
+  { id: 'suites', label: 'Suites and packs', key: '2' },
+  { id: 'manifests', label: 'Manifests', key: '3' },
+  { id: 'run', label: 'Run', key: '4' },
+  { id: 'trials', label: 'Trials', key: '5' },
+] as const;
+
+export type ViewId = (typeof VIEWS)[number]['id'];
+
+/** Where the app is: a view, or one trial's page. */
+export type Location = { readonly view: ViewId } | { readonly view: 'trial'; readonly trialId: number };
+
+const STORAGE_KEY = 'ember.location';
+
+export function isViewId(value: unknown): value is ViewId {
+  return VIEWS.some((v) => v.id === value);
+}
+
+export function loadLocation(): Location {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (typeof raw === 'object' && raw !== null) {
+      const { view, trialId } = raw as { view?: unknown; trialId?: unknown };
+      if (view === 'trial' && typeof trialId === 'number' && Number.isInteger(trialId) && trialId > 0) return { view, trialId };
+      if (isViewId(view)) return { view };
+    }
+  } catch {
+    // storage unavailable or garbled: start at the project overview
+  }
+  return { view: 'overview' };
+}
+
+export function saveLocation(location: Location): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(location));
+  } catch {
+    // private mode or full storage: the app still works, it just will not remember
+  }
+}

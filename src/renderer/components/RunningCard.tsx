@@ -1,0 +1,47 @@
+/** One running evaluation: a progress bar, episodes done, ETA and the running score, live from `run.progress`. */
+
+import { useState } from 'react';
+import type { RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
+import { useEvent } from '../app/api-context.js';
+import { ProgressBar } from './ProgressBar.js';
+import { duration, points } from './format.js';
+
+export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunStatus; onOpen?: () => void; onCancel?: () => void; cancelling?: boolean }) {
+  const [last, setLast] = useState<RunProgressEvent | null>(null);
+  useEvent('run.progress', (p) => {
+    if (p.trialId === run.trialId) setLast(p);
+  });
+  const finished = last?.finished ?? run.finished;
+  const scheduled = last?.scheduled ?? run.scheduled;
+  const eta = last?.etaMs ?? run.etaMs;
+  const percent = scheduled === 0 ? 0 : Math.floor((finished / scheduled) * 100);
+  return (
+    <div className="running" data-trial={run.trialId}>
+      <div className="running-head">
+        <strong>{run.modelId}</strong>
+        <span className="muted">{run.agentLabel}</span>
+        <span className="spacer" />
+        {onOpen !== undefined && (
+          <button type="button" className="link" onClick={onOpen}>
+            Open
+          </button>
+        )}
+        {onCancel !== undefined && (
+          <button type="button" className="danger" onClick={onCancel} disabled={cancelling === true || run.state === 'cancelling'}>
+            {cancelling === true || run.state === 'cancelling' ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+      </div>
+      <ProgressBar done={finished} total={scheduled} label={`Evaluation of ${run.modelId}`} />
+      <div className="running-figures">
+        <span className="run-percent">{percent}%</span>
+        <span className="run-episodes">
+          {finished} of {scheduled} episodes
+        </span>
+        <span>ETA {finished === 0 || finished >= scheduled ? '–' : duration(eta)}</span>
+        <span>running score {last?.runningScore === undefined || last.runningScore === null ? '–' : points(last.runningScore)}</span>
+        {last?.episode !== undefined && <span className="muted">last: {last.episode.scenarioId} {last.episode.status}</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * A virtualized, sortable table (@tanstack/react-virtual): only the rows in
+ * view are in the DOM, rows arrive page by page (usePagedRows). Keyboard:
+ * arrows, Page Up/Down, Home/End move the active row, Enter opens it.
+ */
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { PagedRows } from './paged-rows.js';
+
+export interface Column<T, S extends string> {
+  readonly id: string;
+  readonly label: string;
+  /** A CSS grid track (`120px`, `2fr`). */
+  readonly width: string;
+  readonly numeric?: boolean;
+  /** The server-side sort column this header sorts by, if any. */
+  readonly sort?: S;
+  readonly render: (row: T) => ReactNode;
+}
+
+export interface SortState<S extends string> {
+  readonly column: S;
+  readonly direction: 'asc' | 'desc';
+}
+
+const ROW_HEIGHT = 36;
+
+export function VirtualTable<T, S extends string>({
+  label,
+  columns,
+  rows,
+  sort,
+  onSort,
+  onOpen,
+  rowKey,
+  height = 560,
+}: {
+  label: string;
+  columns: readonly Column<T, S>[];
+  rows: PagedRows<T>;
+  sort: SortState<S>;
+  onSort: (sort: SortState<S>) => void;
+  onOpen?: (row: T) => void;
+  rowKey: (row: T) => string;
+  height?: number;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(0);
+  const total = rows.total ?? 0;
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (total > 0) rows.ensure(first, last);
+  }, [rows, first, last, total]);
+  const template = columns.map((c) => c.width).join(' ');
+
+  function move(to: number) {
+    const next = Math.max(0, Math.min(total - 1, to));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  }
+  function onKeyDown(e: KeyboardEvent) {
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: total - 1 };
+    if (e.key in moves) {
+      e.preventDefault();
+      move(moves[e.key]!);
+    } else if (e.key === 'Enter' && onOpen !== undefined) {
+      const row = rows.row(active);
+      if (row !== undefined) onOpen(row);
+    }
+  }
+
+  return (
+    <div className="vtable" role="table" aria-label={label} aria-rowcount={total + 1}>
+      <div className="vrow vhead" role="row" style={{ gridTemplateColumns: template }}>
+        {columns.map((c) => {
+          const sorted = c.sort !== undefined && sort.column === c.sort;
+          return (
+            <div key={c.id} role="columnheader" className={c.numeric === true ? 'num' : undefined} aria-sort={sorted ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+              {c.sort === undefined ? (
+                c.label
+              ) : (
+                <button type="button" className="sort" data-sort={c.sort} onClick={() => onSort({ column: c.sort!, direction: sorted && sort.direction === 'desc' ? 'asc' : 'desc' })}>
+                  {c.label}
+                  <span aria-hidden="true">{sorted ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                </button>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <div className="vbody" ref={scroller} style={{ height: Math.min(height, Math.max(total, 1) * ROW_HEIGHT + 2) }} tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={total > 0 ? `${label}-row-${active}` : undefined}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rows.row(item.index);
+            return (
+              <div
+                key={row === undefined ? `loading-${item.index}` : rowKey(row)}
+                id={`${label}-row-${item.index}`}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className={`vrow${item.index === active ? ' active' : ''}${onOpen !== undefined ? ' clickable' : ''}`}
+                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => {
+                  setActive(item.index);
+                  if (row !== undefined) onOpen?.(row);
+                }}
+              >
+                {columns.map((c) => (
+                  <div key={c.id} role="cell" className={c.numeric === true ? 'num' : undefined}>
+                    {row === undefined ? <span className="placeholder" /> : c.render(row)}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The browser-mode transport (src/shared/api/http.ts wire format): a call is
+ * a same-origin POST whose answer is the ApiResult itself; events arrive on
+ * one shared EventSource. Authentication is the cookie the server set when
+ * the page was loaded with its token, so no secret passes through here.
+ */
+
+import type { Transport } from '../../shared/api/client.js';
+import { CALL_PATH_PREFIX, EVENTS_PATH } from '../../shared/api/http.js';
+import { fail, type ApiResult } from '../../shared/api/result.js';
+
+/** What a failed HTTP exchange means for the person at the screen. */
+function httpFailure(status: number): ApiResult<never> {
+  if (status === 401) return fail('bad_request', 'The workbench refused this page (no valid token). Open the address that `emberbench serve` printed, with its ?token=, again.');
+  if (status === 403) return fail('bad_request', 'The workbench refused this page: open it at the exact address `emberbench serve` printed (127.0.0.1 and its port).');
+  return fail('internal', `The workbench server answered HTTP ${status}. Reload the page; if it persists, restart \`emberbench serve\`.`);
+}
+
+export function createHttpTransport(base: string = ''): Transport {
+  let source: EventSource | null = null;
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+
+  function eventSource(): EventSource {
+    if (source === null) source = new EventSource(base + EVENTS_PATH);
+    return source;
+  }
+
+  return {
+    async call(name, input) {
+      let response: Response;
+      try {
+        response = await fetch(base + CALL_PATH_PREFIX + encodeURIComponent(name), {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(input ?? {}),
+        });
+      } catch {
+        return fail('internal', 'The workbench server does not answer. Is `emberbench serve` still running? Start it again and reload this page.');
+      }
+      if (response.status !== 200) return httpFailure(response.status);
+      try {
+        return (await response.json()) as ApiResult<unknown>;
+      } catch {
+        return fail('internal', 'The workbench server sent an answer that is not JSON (a bug). Reload the page and report it if it persists.');
+      }
+    },
+    subscribe(event, listener) {
+      let set = listeners.get(event);
+      if (set === undefined) {
+        const fresh = new Set<(payload: unknown) => void>();
+        listeners.set(event, fresh);
+        set = fresh;
+        eventSource().addEventListener(event, (message) => {
+          let payload: unknown;
+          try {
+            payload = JSON.parse((message as MessageEvent<string>).data);
+          } catch {
+            return; // a malformed event is dropped; the next one carries the full state
+          }
+          for (const l of fresh) l(payload);
+        });
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+      };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/** One trial: the score report as a page (headline, charts, figures), its episodes, and export. */
+
+import type { OperationalRecord } from '../../core/scoring/operational.js';
+import type { ScoreReport } from '../../core/scoring/report.js';
+import { useQuery } from '../app/api-context.js';
+import type { Navigate } from '../app/App.js';
+import { EmptyState } from '../components/EmptyState.js';
+import { ErrorMessage } from '../components/ErrorMessage.js';
+import { Busy } from '../components/ProgressBar.js';
+import { dateTime } from '../components/format.js';
+import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, TailAndZeroCard } from '../report/ReportSections.js';
+import { EpisodeTable } from './EpisodeTable.js';
+import { ExportPanel } from './ExportPanel.js';
+
+export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
+  const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId));
+  const d = detail.data;
+  const report = d?.report as ScoreReport | null | undefined;
+  return (
+    <section className="view">
+      <header className="view-header">
+        <button type="button" className="link back" onClick={() => go({ view: 'trials' })}>
+          ← Trials
+        </button>
+        <h1 tabIndex={-1}>{d === null ? `Trial ${trialId}` : d.trial.modelId}</h1>
+        {d !== null && (
+          <p>
+            {d.trial.agentLabel} · {d.trial.suiteId} · {d.trial.episodesCompleted} of {d.trial.episodesScheduled} episodes
+            {d.trial.episodesFailed > 0 ? ` (${d.trial.episodesFailed} failed)` : ''} · <span className={`pill ${d.trial.status}`}>{d.trial.status}</span> · {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
+            {dateTime(d.trial.created)}
+          </p>
+        )}
+      </header>
+      <ErrorMessage error={detail.error} />
+      {d === null ? (
+        detail.error === null && <Busy label="Loading the trial…" />
+      ) : (
+        <>
+          {report === null || report === undefined ? (
+            <div className="card">
+              <EmptyState title="No score report yet.">
+                {d.trial.status === 'running'
+                  ? 'The report is built when the last episode lands; follow the progress in Run.'
+                  : d.trial.status === 'interrupted'
+                    ? 'This trial stopped early: resume it in Run to finish and score it.'
+                    : 'This trial has no applicable result to score.'}
+              </EmptyState>
+            </div>
+          ) : (
+            <>
+              <Headline report={report} />
+              <div className="grid2">
+                <ComponentsCard report={report} />
+                <FamiliesCard report={report} />
+              </div>
+              <div className="grid2">
+                <TailAndZeroCard report={report} />
+                <PeopleCard report={report} />
+              </div>
+            </>
+          )}
+          {d.operational !== null && <OperationalCard record={d.operational as OperationalRecord} />}
+          {d.summaryText !== null && (
+            <details className="card">
+              <summary>Summary text (as `emberbench score` prints it)</summary>
+              <pre className="summary" data-testid="summary-text">
+                {d.summaryText}
+              </pre>
+            </details>
+          )}
+          <EpisodeTable trialId={trialId} />
+          <ExportPanel trialId={trialId} />
+        </>
+      )}
+    </section>
+  );
+}

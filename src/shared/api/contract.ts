@@ -1,0 +1,330 @@
+/**
+ * The workbench contract: every procedure the renderer may call and every
+ * event it may receive, declared once. Both transports implement it (the
+ * Electron IPC bridge in src/main + src/preload, and the browser-mode HTTP
+ * transport of `emberbench serve`), and both validate every call against
+ * the input schemas declared here before a service sees it.
+ *
+ * Inputs are zod schemas (validated at the boundary, in main or the
+ * server); outputs are TypeScript types (the services are trusted code).
+ * Every answer is an ApiResult: errors are values with a `kind`.
+ *
+ * Identifiers: a suite is named by its suite hash, a manifest by its
+ * manifest hash, a pack by its digest (the short pack ID is for people),
+ * and a trial by its archive row number. Seed values never leave the
+ * services: manifests report only how many seeds they use.
+ */
+
+import { z } from 'zod';
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits');
+const trialId = z.number().int().positive();
+const sortDirection = z.enum(['asc', 'desc']);
+const page = { offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100) };
+
+/** The agent of a run, as the Run view chooses it. */
+export const agentChoiceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('builtin'), id: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('module'),
+    /** MODULE of `--agent MODULE:EXPORT`, resolved only inside agentPaths. */
+    module: z.string().min(1),
+    exportName: z.string().min(1),
+    agentPaths: z.array(z.string().min(1)).min(1),
+  }),
+  z.strictObject({
+    kind: z.literal('command'),
+    /** The program and its arguments, as `--agent-command` takes them (split like a shell would, no expansion). */
+    command: z.string().min(1),
+    agentPaths: z.array(z.string().min(1)).default([]),
+  }),
+]);
+export type AgentChoice = z.infer<typeof agentChoiceSchema>;
+
+export const trialSortColumns = ['created', 'model', 'score', 'status', 'episodes', 'dead', 'official'] as const;
+export const episodeSortColumns = ['index', 'score', 'scenario', 'family', 'status', 'evacuated', 'dead', 'stranded', 'steps'] as const;
+export const trialStatuses = ['running', 'interrupted', 'complete', 'incomplete'] as const;
+export const episodeStatuses = ['done', 'failed', 'missing'] as const;
+
+export const schemas = {
+  'app.info': z.strictObject({}),
+  overview: z.strictObject({}),
+  'suites.list': z.strictObject({}),
+  'suites.get': z.strictObject({ suiteHash: hex64 }),
+  /** Adds a suite folder from the machine the services run on (validated, then stored byte for byte). */
+  'suites.add': z.strictObject({ dir: z.string().min(1) }),
+  /** Re-authenticates a stored suite: every file against its digest, every scenario through the strict parser. */
+  'suites.validate': z.strictObject({ suiteHash: hex64 }),
+  'manifests.list': z.strictObject({ suiteHash: hex64.optional() }),
+  /** Seeds as decimal strings or inclusive ranges `A..B`, in order; every scenario of the suite runs every seed. */
+  'manifests.create': z.strictObject({ suiteHash: hex64, seeds: z.array(z.string().min(1)).min(1).max(10_000) }),
+  'packs.list': z.strictObject({}),
+  'packs.build': z.strictObject({ manifestHash: hex64 }),
+  'packs.verify': z.strictObject({ packDigest: hex64 }),
+  'agents.list': z.strictObject({}),
+  'runs.start': z.strictObject({
+    manifestHash: hex64,
+    /** Score against this pack (official) when given; the pack must be of the same manifest. */
+    packDigest: hex64.nullable().default(null),
+    agent: agentChoiceSchema,
+    modelId: z.string().min(1),
+    /** Episodes in parallel (worker threads); the services cap it by the machine. */
+    jobs: z.number().int().min(1),
+    actTimeoutMs: z.number().int().min(1).max(3_600_000).default(30_000),
+    continueOnFailure: z.boolean().default(true),
+  }),
+  'runs.cancel': z.strictObject({ trialId }),
+  /** Continues an interrupted trial (after a quit, a crash or a cancel) with the same agent. */
+  'runs.resume': z.strictObject({ trialId, jobs: z.number().int().min(1).optional() }),
+  'runs.list': z.strictObject({}),
+  'trials.list': z.strictObject({
+    sort: z.enum(trialSortColumns).default('created'),
+    direction: sortDirection.default('desc'),
+    filter: z
+      .strictObject({
+        /** Substring of the model ID. */
+        model: z.string().optional(),
+        official: z.boolean().optional(),
+        status: z.enum(trialStatuses).optional(),
+        /** Trials with at least one episode of this family. */
+        family: z.string().optional(),
+        manifestHash: hex64.optional(),
+      })
+      .default({}),
+    ...page,
+  }),
+  'trials.get': z.strictObject({ trialId }),
+  'episodes.list': z.strictObject({
+    trialId: trialId.optional(),
+    sort: z.enum(episodeSortColumns).default('index'),
+    direction: sortDirection.default('asc'),
+    filter: z
+      .strictObject({
+        family: z.string().optional(),
+        scenarioId: z.string().optional(),
+        status: z.enum(episodeStatuses).optional(),
+        failureKind: z.string().optional(),
+      })
+      .default({}),
+    ...page,
+  }),
+  /** Imports an artifact made by the CLI (an evaluation result, for now): authenticated first, refused whole on any problem. */
+  'archive.import': z.strictObject({ fileName: z.string().min(1), text: z.string() }),
+  /** Writes a trial's artifacts into a new folder on the machine the services run on, byte-identical to the CLI's files. */
+  'archive.export': z.strictObject({ trialId, outDir: z.string().min(1) }),
+} as const;
+
+export type ProcedureName = keyof typeof schemas;
+export const procedureNames = Object.keys(schemas) as ProcedureName[];
+export type ProcedureInput<N extends ProcedureName> = z.input<(typeof schemas)[N]>;
+export type ParsedInput<N extends ProcedureName> = z.output<(typeof schemas)[N]>;
+
+export function isProcedureName(name: unknown): name is ProcedureName {
+  return typeof name === 'string' && Object.hasOwn(schemas, name);
+}
+
+// ---------------------------------------------------------------------------
+// Outputs
+
+export interface AppInfo {
+  readonly version: string;
+  readonly mode: 'desktop' | 'browser';
+  readonly archivePath: string;
+  readonly cores: number;
+  readonly maxJobs: number;
+  readonly defaultJobs: number;
+}
+
+export interface SuiteSummary {
+  readonly suiteHash: string;
+  readonly suiteId: string;
+  readonly suiteVersion: string;
+  readonly visibility: string;
+  readonly seedRole: string;
+  /** Where it came from: the public suite shipped with the app, a folder the user added, a generated batch. */
+  readonly source: 'public' | 'folder' | 'generated';
+  readonly scenarioCount: number;
+  readonly families: readonly string[];
+}
+
+export interface ScenarioSummary {
+  readonly scenarioId: string;
+  readonly title: string;
+  readonly families: readonly string[];
+  readonly scenarioHash: string;
+  /** The scenario file's exact text: the renderer parses it with the core library to draw the preview. */
+  readonly text: string;
+}
+
+export interface ManifestSummary {
+  readonly manifestHash: string;
+  readonly suiteHash: string;
+  readonly suiteId: string;
+  readonly episodeCount: number;
+  /** How many seeds: seed values are never shown. */
+  readonly seedCount: number;
+  readonly scenarioCount: number;
+}
+
+export interface PackSummary {
+  readonly packDigest: string;
+  readonly packId: string;
+  readonly suiteHash: string;
+  readonly manifestHash: string;
+  readonly episodeCount: number;
+}
+
+export interface ValidationReport {
+  readonly valid: boolean;
+  readonly message: string;
+}
+
+export interface BuiltinAgentInfo {
+  readonly id: string;
+  readonly description: string;
+}
+
+export type TrialStatus = (typeof trialStatuses)[number];
+
+export interface TrialRow {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly manifestHash: string;
+  readonly suiteId: string;
+  readonly packId: string | null;
+  readonly official: boolean;
+  readonly status: TrialStatus;
+  /** The EMBER Score as an exact decimal string, null until scored or when undefined. */
+  readonly score: string | null;
+  /** Rounded to one decimal for display ("55.6"). */
+  readonly scoreRounded: string | null;
+  readonly intervalLow: string | null;
+  readonly intervalHigh: string | null;
+  readonly episodesScheduled: number;
+  readonly episodesCompleted: number;
+  readonly episodesFailed: number;
+  readonly evacuated: number;
+  readonly dead: number;
+  readonly stranded: number;
+  /** Where the trial came from. */
+  readonly origin: 'run' | 'import';
+  /** ISO 8601, UTC: when it was started or imported (display only, never hashed). */
+  readonly created: string;
+  /** A short description of the agent (`builtin:congestion-aware-v1`, a module, a command). */
+  readonly agentLabel: string;
+}
+
+export interface TrialDetail {
+  readonly trial: TrialRow;
+  /** The score report (src/core/scoring/report.ts ScoreReport) as stored, once the trial is scored. */
+  readonly report: unknown | null;
+  /** The section 10 summary text rendered from the report. */
+  readonly summaryText: string | null;
+  /** The operational record, when there is one. */
+  readonly operational: unknown | null;
+}
+
+export type EpisodeStatus = (typeof episodeStatuses)[number];
+
+export interface EpisodeRow {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly index: number;
+  readonly scenarioId: string;
+  readonly family: string;
+  readonly status: EpisodeStatus;
+  readonly failureKind: string | null;
+  readonly termination: string | null;
+  readonly steps: number | null;
+  readonly evacuated: number | null;
+  readonly dead: number | null;
+  readonly stranded: number | null;
+  /** The episode score (exact decimal string), when scored. */
+  readonly score: string | null;
+}
+
+export interface PageOf<T> {
+  readonly rows: readonly T[];
+  readonly total: number;
+}
+
+export interface RunStatus {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly agentLabel: string;
+  readonly state: 'running' | 'cancelling';
+  readonly finished: number;
+  readonly scheduled: number;
+  readonly elapsedMs: number;
+  readonly etaMs: number;
+}
+
+export interface Overview {
+  readonly suites: readonly SuiteSummary[];
+  readonly manifests: readonly ManifestSummary[];
+  readonly packs: readonly PackSummary[];
+  readonly models: readonly string[];
+  readonly recentTrials: readonly TrialRow[];
+  readonly running: readonly RunStatus[];
+  /** Trials a quit or crash left unfinished: the Run view offers to resume them. */
+  readonly interrupted: readonly TrialRow[];
+}
+
+export interface ExportedFile {
+  readonly file: string;
+  readonly sha256: string;
+}
+
+export interface Outputs {
+  'app.info': AppInfo;
+  overview: Overview;
+  'suites.list': readonly SuiteSummary[];
+  'suites.get': { readonly suite: SuiteSummary; readonly scenarios: readonly ScenarioSummary[] };
+  'suites.add': SuiteSummary;
+  'suites.validate': ValidationReport;
+  'manifests.list': readonly ManifestSummary[];
+  'manifests.create': ManifestSummary;
+  'packs.list': readonly PackSummary[];
+  'packs.build': PackSummary;
+  'packs.verify': ValidationReport;
+  'agents.list': { readonly builtins: readonly BuiltinAgentInfo[] };
+  'runs.start': { readonly trialId: number };
+  'runs.cancel': Record<string, never>;
+  'runs.resume': { readonly trialId: number };
+  'runs.list': readonly RunStatus[];
+  'trials.list': PageOf<TrialRow>;
+  'trials.get': TrialDetail;
+  'episodes.list': PageOf<EpisodeRow>;
+  'archive.import': { readonly trialId: number; readonly duplicate: boolean };
+  'archive.export': { readonly dir: string; readonly files: readonly ExportedFile[] };
+}
+
+// Every procedure has an output type and every output type a procedure.
+type _Exhaustive = [Exclude<ProcedureName, keyof Outputs>, Exclude<keyof Outputs, ProcedureName>] extends [never, never] ? true : never;
+export const _contractIsExhaustive: _Exhaustive = true;
+
+// ---------------------------------------------------------------------------
+// Events (server -> renderer)
+
+export interface RunProgressEvent {
+  readonly trialId: number;
+  readonly state: 'running' | 'complete' | 'incomplete' | 'cancelled' | 'failed';
+  readonly finished: number;
+  readonly scheduled: number;
+  readonly elapsedMs: number;
+  readonly etaMs: number;
+  /** The episode that just finished, if this event is about one. */
+  readonly episode?: { readonly index: number; readonly scenarioId: string; readonly status: 'done' | 'failed'; readonly detail: string };
+  /** Mean episode score so far (display only), as a decimal string. */
+  readonly runningScore: string | null;
+  /** Why the run stopped, when state is `failed`. */
+  readonly error?: { readonly kind: string; readonly message: string };
+}
+
+export interface Events {
+  'run.progress': RunProgressEvent;
+  /** The archive changed (a trial was added, imported or updated): views refetch. */
+  'archive.changed': { readonly trialId: number | null };
+}
+export type EventName = keyof Events;
+export const eventNames: readonly EventName[] = ['run.progress', 'archive.changed'];
