@@ -16,6 +16,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           'evaluation-worker': resolve('src/node/eval/worker.ts'),
           'module-host': resolve('src/node/agents/module-host-main.ts'),
+          'scoring-worker': resolve('src/node/archive/score-worker.ts'),
         },
       },
     },
@@ -31,7 +32,7 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     base: './',
-    build: { outDir: 'out/renderer', rollupOptions: { input: resolve('src/renderer/index.html') } },
+    build: { outDir: 'out/renderer', minify: true, rollupOptions: { input: resolve('src/renderer/index.html') } },
     plugins: [react()],
   },
 });

@@ -2,6 +2,7 @@
 // serve`, one file at a time in one forked process (a browser and a server
 // each are plenty for this machine), with long timeouts for real evaluations.
 import { defineConfig } from 'vitest/config';
+import { PlainSummaryReporter } from './test/summary-reporter.js';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,6 @@ export default defineConfig({
     isolate: false,
     testTimeout: 300_000,
     hookTimeout: 180_000,
+    reporters: ['default', new PlainSummaryReporter('e2e')],
   },
 });

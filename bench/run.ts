@@ -4,7 +4,8 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive)
+ *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, stress, replay)
+ *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 
 import { benchArchive } from './archive.js';
@@ -12,7 +13,9 @@ import { benchCore } from './core.js';
 import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
 import { benchLlm } from './llm.js';
+import { benchReplay } from './replay.js';
 import { benchScoring } from './scoring.js';
+import { benchStress } from './stress.js';
 
 const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   core: ['Benchmark core', benchCore],
@@ -20,9 +23,12 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   scoring: ['The EMBER Score', benchScoring],
   llm: ['Language models (builtin:openai-chat against the scripted endpoint)', benchLlm],
   archive: ['The workbench archive', benchArchive],
+  stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', benchStress],
+  replay: ['The workbench replay (pixi.js in headless Chromium)', benchReplay],
 };
 
-const wanted = process.argv.slice(2);
+// Flags (--quick) are read by the sections; the other arguments name sections.
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const [key, [title, run]] of Object.entries(sections)) {
   if (wanted.length > 0 && !wanted.includes(key)) continue;
   console.log(title);

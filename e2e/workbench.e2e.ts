@@ -20,6 +20,7 @@ const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
 const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const UI_MODEL = 'e2e-ui-congestion-aware';
 const CLI_MODEL = 'e2e-cli-fire-aware';
+const RESUMED_MODEL = 'e2e-cancelled-then-resumed';
 
 const missing = chromiumMissing();
 if (missing !== null) console.log(`workbench e2e skipped: ${missing}`);
@@ -33,7 +34,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
   const pageErrors: string[] = [];
 
   async function openApp(): Promise<void> {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
@@ -201,6 +202,31 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await page.locator('main h1', { hasText: 'Trials' }).waitFor();
   });
 
+  test('cancels a running evaluation and resumes it to the end', async () => {
+    await view('Manifests');
+    await page.getByLabel('Seeds').fill('0..2');
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    await page.getByRole('status').filter({ hasText: '30 episodes' }).waitFor({ timeout: 60_000 });
+    await view('Run');
+    const manifest = page.getByLabel('Manifest');
+    const option = manifest.locator('option').filter({ hasText: '30 episodes' });
+    await manifest.selectOption((await option.getAttribute('value'))!);
+    await page.getByLabel('Baseline agent').selectOption('congestion-aware-v1');
+    await page.getByLabel('Model ID').fill(RESUMED_MODEL);
+    await page.getByLabel('Concurrent episodes').fill('1');
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    const running = page.locator('.running:not(.ended)');
+    await running.locator('.run-episodes').filter({ hasNotText: /^0 of/ }).waitFor({ timeout: 60_000 });
+    await running.getByRole('button', { name: 'Cancel' }).click();
+    const interrupted = page.locator('.card', { has: page.getByRole('heading', { name: 'Interrupted trials' }) }).locator('tr', { hasText: RESUMED_MODEL });
+    await interrupted.waitFor({ timeout: 60_000 });
+    await shot('run-interrupted');
+    await interrupted.getByRole('button', { name: 'Resume' }).click();
+    const done = page.locator('.running.ended.complete');
+    await expect.poll(() => done.locator('.run-episodes').allTextContents(), { timeout: 240_000 }).toContain('30 of 30 episodes');
+    await shot('run-resumed');
+  });
+
   test('finds both trials again after the server restarts on the same archive', async () => {
     await page.context().close();
     expect(await server!.stop()).toBe(0);
@@ -212,6 +238,34 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await shot('trials-after-restart');
     await view('Project');
     await shot('overview');
+  });
+
+  test('an agent command that cannot start stops the run with the reason, and the trial waits for resume', async () => {
+    await view('Run');
+    await page.locator('.segmented label', { hasText: 'Command' }).click();
+    await page.getByLabel('Agent command').fill('ember-no-such-program --flag');
+    await page.getByLabel('Model ID').fill('e2e-broken-command');
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    const ended = page.locator('.running.ended');
+    await ended.first().waitFor({ timeout: 120_000 });
+    await expect.poll(() => ended.first().getAttribute('class')).toMatch(/failed|incomplete|cancelled/);
+    const reason = ended.first().getByRole('alert');
+    await reason.scrollIntoViewIfNeeded();
+    expect(await reason.textContent()).toMatch(/\S/);
+    await shot('run-agent-failed');
+    const interrupted = page.locator('.card', { has: page.getByRole('heading', { name: 'Interrupted trials' }) });
+    await expect.poll(() => interrupted.textContent(), { timeout: 30_000 }).toContain('e2e-broken-command');
+  });
+
+  test('the language-model agent takes its adapter configuration, and malformed JSON is caught on its field', async () => {
+    await page.locator('.segmented label', { hasText: 'Language model' }).click();
+    const config = page.getByLabel('Adapter configuration (JSON)');
+    expect(JSON.parse(await config.inputValue())).toMatchObject({ adapter_version: '1.0' });
+    await config.fill('{"base_url": ');
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    await page.locator('.field.invalid[data-field="agent.config"]').waitFor();
+    await page.locator('.field.invalid[data-field="agent.config"]').scrollIntoViewIfNeeded();
+    await shot('run-llm-config-error');
   });
 
   test('no page error and no CSP violation happened', () => {

@@ -7,6 +7,9 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 export class PlainSummaryReporter implements Reporter {
+  /** `label` (one word) prefixes the line: `e2e: 12 passed, 0 failed`. */
+  constructor(private readonly label?: string) {}
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
@@ -21,6 +24,6 @@ export class PlainSummaryReporter implements Reporter {
       // A file that failed to load has no tests but must still count as a failure.
       if (module.state() === 'failed' && module.children.size === 0) failed++;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(`\n${this.label === undefined ? '' : `${this.label}: `}${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
   }
 }

@@ -26,7 +26,7 @@ export const AGENT_OPTION: OptionSpec = {
   kind: 'value',
   required: true,
   valueName: 'SPEC',
-  description: "the agent: 'builtin:ID' for a baseline, or 'MODULE:FACTORY' resolved only in --agent-path directories",
+  description: "the agent: 'builtin:ID' for a baseline, 'builtin:openai-chat' for a language model (with --agent-config), or 'MODULE:FACTORY' resolved only in --agent-path directories",
 };
 
 /** The agent options of a command that runs episodes: exactly one of --agent or --agent-command. */

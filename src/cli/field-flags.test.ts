@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutputError, UsageError, fieldError } from '../core/errors.js';
+import { EmberError, UsageError, fieldError } from '../core/errors.js';
 import { errorReport } from './exit-codes.js';
 import { FIELD_FLAGS, cliMessage } from './field-flags.js';
 
@@ -15,7 +15,7 @@ describe('field errors on the command line', () => {
   it('leaves messages without a known field, or not starting with it, unchanged', () => {
     expect(cliMessage(new UsageError('missing required option: --out FILE'))).toBe('missing required option: --out FILE');
     expect(cliMessage(new UsageError('colour: must be red', { field: 'colour' }))).toBe('colour: must be red');
-    expect(cliMessage(new OutputError('cannot write jobs.json', { field: 'jobs' }))).toBe('cannot write jobs.json');
+    expect(cliMessage(new EmberError('output', 'cannot write jobs.json', { field: 'jobs' }))).toBe('cannot write jobs.json');
   });
 
   it('maps every field to a flag the CLI has', () => {

@@ -19,6 +19,8 @@ export const FIELD_FLAGS: Readonly<Record<string, string>> = {
   failures: '--failures',
   reports: '--report',
   outDir: '--out',
+  shard: '--shard',
+  batchSeed: '--batch-seed',
 };
 
 /** The error's message with its leading `field:` written as the flag (unchanged without a known field). */

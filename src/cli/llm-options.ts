@@ -35,7 +35,7 @@ export const LLM_AGENT_OPTIONS: readonly OptionSpec[] = [
 /** The extra options of `evaluation run`. */
 export const LLM_EVALUATION_OPTIONS: readonly OptionSpec[] = [
   { name: 'trials', kind: 'value', valueName: 'K', description: 'run K trials of the manifest, one result each (OUT_STEM.t1.json ...; default 1)' },
-  { name: 'operational-out', kind: 'value', valueName: 'FILE', description: `the operational record of the ${OPENAI_CHAT_SPEC} run (default OUT_STEM.operational.json)` },
+  { name: 'operational-out', kind: 'value', valueName: 'FILE', description: `the operational record of a ${OPENAI_CHAT_SPEC}, module or command agent run (default OUT_STEM.operational.json; it states the isolation level)` },
 ];
 
 function stem(path: string): string {
@@ -63,10 +63,10 @@ export function isLlmAgentArgument(args: ParsedArgs): boolean {
   return args.value('agent') === OPENAI_CHAT_SPEC;
 }
 
-/** UsageError when an adapter option is given without the adapter. */
-export function rejectLlmOptions(args: ParsedArgs): void {
+/** UsageError when an adapter option is given without the adapter (`except`: options the caller checks itself). */
+export function rejectLlmOptions(args: ParsedArgs, except: readonly string[] = []): void {
   for (const option of [...LLM_AGENT_OPTIONS, ...LLM_EVALUATION_OPTIONS]) {
-    if (option.name === 'trials') continue;
+    if (option.name === 'trials' || except.includes(option.name)) continue;
     if (args.value(option.name) !== undefined) throw new UsageError(`--${option.name} applies only to --agent ${OPENAI_CHAT_SPEC}`);
   }
 }

@@ -9,10 +9,11 @@
  */
 
 import { app, BrowserWindow, ipcMain, screen, session, shell, type IpcMainInvokeEvent } from 'electron';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWorkbenchServices } from '../node/app/services.js';
+import { useSqliteNativeBinding } from '../node/archive/db.js';
 import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';
 import type { EventName, Events } from '../shared/api/contract.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../shared/api/client.js';
@@ -51,16 +52,20 @@ async function start(): Promise<void> {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
 
-  let window: BrowserWindow | undefined;
+  // Events may arrive before the window exists (a resumed run): they are dropped until it does.
+  const ui: { window?: BrowserWindow } = {};
   const emit = <E extends EventName>(event: E, payload: Events[E]): void => {
-    if (window !== undefined && !window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event, payload);
+    if (ui.window !== undefined && !ui.window.isDestroyed()) ui.window.webContents.send(IPC_EVENT_CHANNEL, event, payload);
   };
   const here = __dirname; // out/main, where electron-vite puts this bundle and the worker entries
   const appRoot = app.getAppPath();
+  // better-sqlite3 built for Electron's ABI by scripts/electron-native.js (npm start); a packaged app rebuilds it in place.
+  const electronSqlite = join(appRoot, 'out', 'native', `electron-${process.versions.electron}`, 'better_sqlite3.node');
+  if (!app.isPackaged && existsSync(electronSqlite)) useSqliteNativeBinding(electronSqlite);
   const services = await createWorkbenchServices({
     archivePath,
     publicSuiteDir: join(app.isPackaged ? process.resourcesPath : appRoot, 'scenarios', 'public', 'v1'),
-    entryPoints: { evaluationWorker: join(here, 'evaluation-worker.js'), moduleHost: join(here, 'module-host.js') },
+    entryPoints: { evaluationWorker: join(here, 'evaluation-worker.js'), moduleHost: join(here, 'module-host.js'), scoringWorker: join(here, 'scoring-worker.js') },
     mode: 'desktop',
     version: app.getVersion(),
     emit,
@@ -69,7 +74,7 @@ async function start(): Promise<void> {
   const stateFile = join(userData, 'window-state.json');
   const state = readWindowState(stateFile);
   const visible = screen.getAllDisplays().some((d) => state.x !== undefined && state.y !== undefined && state.x >= d.bounds.x && state.y >= d.bounds.y && state.x < d.bounds.x + d.bounds.width && state.y < d.bounds.y + d.bounds.height);
-  window = new BrowserWindow({
+  const window = new BrowserWindow({
     width: state.width,
     height: state.height,
     ...(visible ? { x: state.x, y: state.y } : {}),
@@ -88,9 +93,9 @@ async function start(): Promise<void> {
     },
   });
   if (state.maximized) window.maximize();
-  window.once('ready-to-show', () => window?.show());
+  ui.window = window;
+  window.once('ready-to-show', () => window.show());
   window.on('close', () => {
-    if (window === undefined) return;
     const b = window.getNormalBounds();
     writeWindowState(stateFile, { width: b.width, height: b.height, x: b.x, y: b.y, maximized: window.isMaximized() });
   });
@@ -121,7 +126,7 @@ async function start(): Promise<void> {
   else await window.loadFile(indexFile);
 
   app.on('second-instance', () => {
-    if (window === undefined || window.isDestroyed()) return;
+    if (window.isDestroyed()) return;
     if (window.isMinimized()) window.restore();
     window.focus();
   });

@@ -17,11 +17,10 @@
  * (files.ts removePendingOutputs), nothing is left behind.
  */
 
-import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { OutputError, ValidationError, isEmberError } from '../core/errors.js';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ValidationError, isEmberError } from '../core/errors.js';
 import type { GeneratorConfig } from '../core/generate/config.js';
 import { generateBatch } from '../core/generate/generate.js';
 import {
@@ -33,7 +32,7 @@ import {
   type GenerationRecord,
 } from '../core/generate/record.js';
 import { loadSuite, SUITE_MANIFEST_FILE, type Suite } from '../core/world/suite.js';
-import { trackPendingDirectory } from './files.js';
+import { checkOutputDirectory, stripTrailingSeparators, syncDirectory, writeFileSynced, writeOutputDirectory } from './output-directory.js';
 import { loadSuiteDir, readTextInput } from './inputs.js';
 
 export interface GeneratedSuite {
@@ -48,9 +47,7 @@ function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function stripTrailingSeparators(dir: string): string {
-  return dir.length > 1 ? dir.replace(/[\\/]+$/, '') : dir;
-}
+const BATCH_OUTPUT = { what: 'generated suite', existsNote: 'a batch is always created in a new directory' } as const;
 
 /** The suite directory of a batch, as suite-taking commands name it. */
 export function generatedSuiteDir(dir: string): string {
@@ -112,110 +109,24 @@ export async function createGeneratedSuite(config: GeneratorConfig, batchSeed: s
   const suite = loadSuite(batch.suiteManifestText, files, GENERATED_SUITE_DIR);
   const recordText = generationRecordText(config, batch, suite.hash);
   const target = stripTrailingSeparators(out);
-  checkNewDirectory(target);
+  checkOutputDirectory(target, BATCH_OUTPUT, []);
 
-  // 2. Reserve the output, write a temporary directory beside it, publish by rename.
-  try {
-    await mkdir(target);
-  } catch (error) {
-    if (errnoCode(error) === 'EEXIST') throw new OutputError(`output directory exists (a batch is always created in a new directory): ${target}`);
-    throw new OutputError(`cannot create output directory ${target}: ${errnoCode(error) ?? String(error)}`);
-  }
-  const untrackPlaceholder = trackPendingDirectory(target, false);
-  const placeholder = await lstat(target);
-  const ours = { dev: placeholder.dev, ino: placeholder.ino };
-  const temp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const untrackTemp = trackPendingDirectory(temp, true);
-  try {
-    await mkdir(temp);
-    const suiteTemp = join(temp, GENERATED_SUITE_DIR);
-    await mkdir(suiteTemp);
-    await writeFileSynced(join(suiteTemp, SUITE_MANIFEST_FILE), batch.suiteManifestText);
-    for (const [name, text] of files) await writeFileSynced(join(suiteTemp, name), text);
-    await syncDirectory(suiteTemp);
-    await writeFileSynced(join(temp, GENERATION_RECORD_FILE), recordText);
-    await syncDirectory(temp);
-    // Read back: a batch the loader refuses is never published.
-    loadGeneratedSuite(temp);
-    await hooks.beforePublish?.(temp);
-    await publish(temp, target, ours);
-    untrackTemp();
-    untrackPlaceholder();
-    await syncDirectory(dirname(resolve(target)));
-    return { batchId: batch.batchId, loaded: loadGeneratedSuite(target) };
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true }).catch(() => undefined);
-    await removePlaceholder(target, ours);
-    untrackTemp();
-    untrackPlaceholder();
-    if (isEmberError(error)) throw error;
-    throw new OutputError(`cannot write generated suite ${target}: ${errnoCode(error) ?? String(error)}`);
-  }
+  // 2. A temporary directory beside the output, loaded back, then published by rename.
+  await writeOutputDirectory(
+    target,
+    BATCH_OUTPUT,
+    async (temp) => {
+      const suiteTemp = join(temp, GENERATED_SUITE_DIR);
+      await mkdir(suiteTemp);
+      await writeFileSynced(join(suiteTemp, SUITE_MANIFEST_FILE), batch.suiteManifestText);
+      for (const [name, text] of files) await writeFileSynced(join(suiteTemp, name), text);
+      await syncDirectory(suiteTemp);
+      await writeFileSynced(join(temp, GENERATION_RECORD_FILE), recordText);
+      // Read back: a batch the loader refuses is never published.
+      loadGeneratedSuite(temp);
+    },
+    hooks,
+  );
+  return { batchId: batch.batchId, loaded: loadGeneratedSuite(target) };
 }
 
-/** The output directory must not exist and its parent must. */
-function checkNewDirectory(out: string): void {
-  if (out === '') throw new OutputError('output directory path is empty');
-  let parentIsDir = false;
-  try {
-    parentIsDir = statSync(dirname(resolve(out))).isDirectory();
-  } catch {
-    throw new OutputError(`output parent directory does not exist: ${dirname(out)}`);
-  }
-  if (!parentIsDir) throw new OutputError(`output parent is not a directory: ${dirname(out)}`);
-  let exists = true;
-  try {
-    lstatSync(out);
-  } catch {
-    exists = false;
-  }
-  if (exists) throw new OutputError(`output directory exists (a batch is always created in a new directory): ${out}`);
-}
-
-async function writeFileSynced(path: string, text: string): Promise<void> {
-  const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  // Makes new entries durable; not every platform can open a directory.
-  try {
-    const handle = await open(dir, constants.O_RDONLY);
-    await handle.sync().catch(() => undefined);
-    await handle.close();
-  } catch {
-    // best effort
-  }
-}
-
-async function removePlaceholder(path: string, ours: { readonly dev: number; readonly ino: number }): Promise<void> {
-  try {
-    const now = await lstat(path);
-    if (now.dev === ours.dev && now.ino === ours.ino && (await readdir(path)).length === 0) await rmdir(path);
-  } catch {
-    // gone already
-  }
-}
-
-/** Renames the temporary directory over the empty placeholder (see pack.ts publish for the platform notes). */
-async function publish(temp: string, target: string, ours: { readonly dev: number; readonly ino: number }): Promise<void> {
-  try {
-    await rename(temp, target);
-    return;
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOTEMPTY') throw new OutputError(`output directory ${target} was written by another process; it is not replaced`);
-    if (code !== 'EPERM' && code !== 'EEXIST' && code !== 'EACCES' && code !== 'EISDIR') throw error;
-  }
-  const now = await lstat(target).catch(() => undefined);
-  if (now === undefined || now.dev !== ours.dev || now.ino !== ours.ino || (await readdir(target)).length !== 0) {
-    throw new OutputError(`output directory ${target} was changed by another process; it is not replaced`);
-  }
-  await rmdir(target);
-  await rename(temp, target);
-}

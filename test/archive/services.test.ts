@@ -3,10 +3,15 @@
 // its stored score report against `emberbench score` on the exported
 // result, and a resume after a simulated crash.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
 import { dispatch } from '../../src/node/app/dispatch.js';
+import { loadSuiteDir } from '../../src/node/inputs.js';
+import { buildPack } from '../../src/node/pack.js';
+import { defaultEntryPoints } from '../../src/node/entry-points.js';
+import { runEvaluationToFile } from '../../src/node/workflows/evaluation.js';
 import { runCli, TSX } from '../cli/run-cli.js';
 import { openServices, PUBLIC_SUITE, tempDir } from './helpers.js';
 
@@ -28,19 +33,27 @@ describe('workbench services', () => {
       const badJobs = await dispatch(handlers, 'runs.start', { manifestHash: manifest.manifestHash, agent: { kind: 'builtin', id: 'nope' }, modelId: 'm', jobs: 2 });
       expect(badJobs).toMatchObject({ ok: false, error: { kind: 'usage', field: 'agent.id' } });
 
+      const pack = await handlers['packs.build']({ manifestHash: manifest.manifestHash });
+      expect(await handlers['packs.verify']({ packDigest: pack.packDigest })).toMatchObject({ valid: true });
       const { trialId } = await handlers['runs.start']({
         manifestHash: manifest.manifestHash,
-        packDigest: null,
+        packDigest: pack.packDigest,
         agent: { kind: 'builtin', id: 'static-shortest-path-v1' },
         modelId: 'static-shortest-path-v1',
         jobs: 2,
         actTimeoutMs: 30_000,
         continueOnFailure: true,
+        trials: 1,
       });
       const end = await h.ended(trialId);
+      expect(end.error, end.error?.message).toBeUndefined();
       expect(end).toMatchObject({ state: 'complete', finished: manifest.episodeCount, scheduled: manifest.episodeCount });
+      expect(end.runningScore).not.toBeNull();
+      // Progress is throttled: at most one event per 250 ms (plus the final one).
+      const progress = h.events.filter((e) => e.event === 'run.progress').length;
+      expect(progress).toBeLessThanOrEqual(Math.ceil(end.elapsedMs / 250) + 2);
       const detail = await handlers['trials.get']({ trialId });
-      expect(detail.trial.status).toBe('complete');
+      expect(detail.trial).toMatchObject({ status: 'complete', official: true, packId: pack.packId });
       expect(detail.trial.score).not.toBeNull();
       const episodes = await handlers['episodes.list']({ trialId, sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 });
       expect(episodes.total).toBe(manifest.episodeCount);
@@ -52,13 +65,43 @@ describe('workbench services', () => {
       const refused = await dispatch(handlers, 'archive.export', { trialId, outDir: out });
       expect(refused).toMatchObject({ ok: false, error: { kind: 'output' } });
 
-      // `emberbench score` on the exported result writes the same report bytes and prints the same summary.
+      // `emberbench score --pack` (a pack built by `pack build`'s code from the same manifest: the same bytes) on the
+      // exported result writes the same report bytes and prints the same summary.
+      const cliManifest = join(tmp.dir, 'manifest.json');
+      const cliPack = join(tmp.dir, 'pack');
+      writeFileSync(cliManifest, manifestText(buildManifest(loadSuiteDir(PUBLIC_SUITE), ['0'])));
+      await buildPack(PUBLIC_SUITE, cliManifest, cliPack);
       const cliReport = join(tmp.dir, 'cli-score.json');
-      const cli = runCli(['score', '--suite', PUBLIC_SUITE, '--result', join(out, 'result.json'), '--out', cliReport]);
+      const cli = runCli(['score', '--pack', cliPack, '--result', join(out, 'result.json'), '--out', cliReport]);
       expect(cli.status, cli.stderr).toBe(0);
       expect(readFileSync(join(out, 'score.json'))).toEqual(readFileSync(cliReport));
       expect(cli.stdout).toBe(readFileSync(join(out, 'summary.txt'), 'utf8'));
       expect(h.events.some((e) => e.event === 'archive.changed')).toBe(true);
+
+      // The result bytes are those of `evaluation run` (its workflow, in this process) with the same agent and model ID.
+      const cliResult = join(tmp.dir, 'cli-result.json');
+      await runEvaluationToFile({
+        suiteDir: PUBLIC_SUITE,
+        manifestPath: cliManifest,
+        modelId: 'static-shortest-path-v1',
+        agent: { kind: 'builtin', id: 'static-shortest-path-v1' },
+        agentPaths: [],
+        actTimeoutMs: 30_000,
+        jobs: 1,
+        out: cliResult,
+        resume: false,
+        continueOnFailure: true,
+        entryPoints: defaultEntryPoints(),
+      });
+      expect(readFileSync(join(out, 'result.json'))).toEqual(readFileSync(cliResult));
+
+      // Import through the contract (authenticated in the scoring worker): the same bytes are a duplicate, a tampered copy is refused.
+      const text = readFileSync(join(out, 'result.json'), 'utf8');
+      expect(await handlers['archive.import']({ fileName: 'result.json', text })).toEqual({ trialId, duplicate: true });
+      const tampered = text.replace(/"evacuated":(\d+)/, (_m, n: string) => `"evacuated":${Number(n) + 1}`);
+      const refusedImport = await dispatch(handlers, 'archive.import', { fileName: 'tampered.json', text: tampered });
+      expect(refusedImport).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      expect((await handlers['trials.list']({ sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 })).total).toBe(1);
     } finally {
       await h.services.dispose();
     }
@@ -81,13 +124,32 @@ describe('workbench services', () => {
       const notAgain = await dispatch(handlers, 'runs.resume', { trialId: trialId + 100 });
       expect(notAgain).toMatchObject({ ok: false, error: { kind: 'not_found', field: 'trialId' } });
 
+      // A cancel interrupts it again (committed episodes stay); a resume finishes it.
+      await handlers['runs.resume']({ trialId, jobs: 2 });
+      expect(await dispatch(handlers, 'runs.resume', { trialId })).toMatchObject({ ok: false, error: { kind: 'conflict' } });
+      await handlers['runs.cancel']({ trialId });
+      expect((await h.ended(trialId)).state).toBe('cancelled');
+      expect((await handlers['trials.get']({ trialId })).trial.status).toBe('interrupted');
+      h.events.length = 0;
       await handlers['runs.resume']({ trialId, jobs: 2 });
       expect((await h.ended(trialId)).state).toBe('complete');
+      expect((await handlers['trials.get']({ trialId })).trial).toMatchObject({ status: 'complete', official: true });
       const out = join(tmp.dir, 'export-resumed');
       await handlers['archive.export']({ trialId, outDir: out });
       for (const file of ['result.json', 'score.json', 'summary.txt']) {
         expect(readFileSync(join(out, file)), file).toEqual(readFileSync(join(tmp.dir, 'export', file)));
       }
+
+      // K = 2 trials of one configuration: two trials, one after the other.
+      const manifestHash = interrupted!.manifestHash;
+      const first = await handlers['runs.start']({ manifestHash, packDigest: null, agent: { kind: 'builtin', id: 'always-stay' }, modelId: 'stay', jobs: 1, actTimeoutMs: 30_000, continueOnFailure: true, trials: 2 });
+      expect((await h.ended(first.trialId)).state).toBe('complete');
+      expect((await h.ended(first.trialId + 1)).state).toBe('complete');
+      const stay = await handlers['trials.list']({ sort: 'created', direction: 'asc', filter: { model: 'stay' }, offset: 0, limit: 10 });
+      expect(stay.rows.map((t) => [t.trialId, t.status])).toEqual([
+        [first.trialId, 'complete'],
+        [first.trialId + 1, 'complete'],
+      ]);
     } finally {
       await h.services.dispose();
     }

@@ -11,7 +11,7 @@ import { COMMAND_MODULES } from '../../src/cli/registry.js';
 import { buildCommandTree, type CommandNode } from '../../src/cli/tree.js';
 import { buildOperationalRecord, operationalRecordText } from '../../src/core/scoring/operational.js';
 import { Rational } from '../../src/core/stats/rational.js';
-import { AGENTS, CORRIDOR, NO_NETWORK, SUITE, runCli } from './run-cli.js';
+import { AGENTS, CORRIDOR, NO_NETWORK, SUITE, runCli, startCli } from './run-cli.js';
 
 const preload = ['--import', pathToFileURL(NO_NETWORK).href];
 
@@ -36,6 +36,8 @@ describe('the network guard itself', () => {
     ['dns.promises.lookup', "await (await import('node:dns')).promises.lookup('example.org')"],
     ['http.get', "(await import('node:http')).get('http://127.0.0.1:9/')"],
     ['https.request', "(await import('node:https')).request('https://127.0.0.1:9/')"],
+    ['dns.lookup of a name', "(await import('node:dns')).lookup('localhost', () => {})"],
+    ['net.connect to a numeric string port', "(await import('node:net')).connect('9', '127.0.0.1')"],
   ];
   for (const [name, code] of probes) {
     it(`stops ${name} with exit 97`, () => {
@@ -44,6 +46,20 @@ describe('the network guard itself', () => {
       expect(result.stderr).toMatch(/^network access denied: /);
     });
   }
+});
+
+it('lets local IPC through: a Unix socket and the lookup of an IP literal ask no network', () => {
+  const code = [
+    "const net = await import('node:net'); const dns = await import('node:dns');",
+    "const path = (await import('node:path')).join((await import('node:os')).tmpdir(), `ember-guard-${process.pid}.sock`);",
+    'const server = net.createServer((s) => s.end()); await new Promise((r) => server.listen(path, r));',
+    "await new Promise((r, j) => net.connect(path).on('connect', r).on('error', j));",
+    "await new Promise((r, j) => dns.lookup('127.0.0.1', (e) => (e ? j(e) : r())));",
+    "server.close(); process.stdout.write('ok');",
+  ].join('\n');
+  const result = spawnSync(process.execPath, [...preload, '--input-type=module', '-e', code], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect([result.status, result.stdout]).toEqual([0, 'ok']);
 });
 
 describe('every command runs without the network', () => {
@@ -92,8 +108,7 @@ describe('every command runs without the network', () => {
     ['archive list', ['archive', 'list', '--archive', at('archive.sqlite'), '--json']],
     ['archive export', ['archive', 'export', '1', '--archive', at('archive.sqlite'), '--out', at('exported'), '--json']],
   ];
-  // `serve` listens on 127.0.0.1 and runs until stopped: its own tests cover it (it only accepts, never connects).
-  const NOT_RUN_HERE = new Set(['serve']);
+  // `serve` runs until stopped: a test of its own below starts it, asks it for its page and stops it.
 
   beforeAll(() => {
     writeFileSync(at('generator.json'), JSON.stringify(GENERATOR_CONFIG));
@@ -123,6 +138,32 @@ describe('every command runs without the network', () => {
     });
   }
 
+  it('serve (listens on 127.0.0.1, answers, stops on SIGTERM, never connects out)', async () => {
+    const child = startCli(['serve', '--no-open', '--port', '0', '--archive', at('serve.sqlite')], { nodeArgs: preload });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        // The whole line: a chunk may end inside the token.
+        const found = /(http:\/\/127\.0\.0\.1:[0-9]+\/\S*)\r?\n/.exec(stdout);
+        if (found) resolve(found[1]!);
+      });
+      void exited.then((code) => reject(new Error(`serve exited (${code}) before printing its URL: ${stderr}`)));
+    });
+    // An inbound request from this (unguarded) process; the server itself must connect nowhere.
+    // The launch URL trades its token for a cookie: a redirect.
+    const response = await fetch(url, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    child.kill('SIGTERM');
+    const code = await exited;
+    expect(stderr).not.toMatch(/network access denied/);
+    expect([0, 130]).toContain(code);
+    covered.add('serve');
+  });
+
   it('wrote the records', () => {
     expect(readFileSync(record, 'utf8').endsWith('\n')).toBe(true);
     expect(readFileSync(at('stay.json'), 'utf8').endsWith('\n')).toBe(true);
@@ -131,7 +172,7 @@ describe('every command runs without the network', () => {
   it('covered every command of the command tree', () => {
     const missing: string[] = [];
     const visit = (node: CommandNode): void => {
-      if (node.command && !NOT_RUN_HERE.has(node.path.join(' ')) && !covered.has(node.path.join(' '))) missing.push(node.path.join(' '));
+      if (node.command && !covered.has(node.path.join(' '))) missing.push(node.path.join(' '));
       for (const child of node.children.values()) visit(child);
     };
     visit(buildCommandTree(COMMAND_MODULES));

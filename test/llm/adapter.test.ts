@@ -1,5 +1,5 @@
 // The chat-completions adapter against a real HTTP server on 127.0.0.1 with scripted answers.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +248,40 @@ describe('builtin:openai-chat against a scripted endpoint', () => {
     const error = await failure(options(config(wrong, { mode: 'planner', planner_interval: 4 })));
     expect(error.failure).toBe('invalid_output');
     expect(error.message).toMatch(/not an exit ID/);
+  });
+
+  it('asks the planner again at once when an assigned exit is lost, but not for an exit unreachable from the start', async () => {
+    // X0 (0,5) is lost at step 3 when its only neighbour (1,5) ignites; X1 (3,0) stays open.
+    const file = join(dir, 'two-exits.json');
+    const lost = (step: number): string =>
+      JSON.stringify({
+        schema_version: '1.0',
+        scenario_id: 'llm-two-exits',
+        title: 'two exits, one lost',
+        families: ['route_invalidation'],
+        map: ['#####E#####', '#.........#', '#.........#', 'E.........#', '###########'],
+        people: [{ cell: [2, 8] }],
+        fire: { ignitions: [{ cell: [1, 5], step }], ignition_candidates: { cells: [[2, 9]], count: 1 }, spread_probability: '0' },
+        max_steps: 40,
+        development_seed: '0',
+      });
+    const steps = async (ignition: number): Promise<number[]> => {
+      writeFileSync(file, lost(ignition));
+      const two = loadScenarioFile(file);
+      let n = 0;
+      const server = await serve((req) => answer(req.body, JSON.stringify({ targets: { '*': n++ === 0 ? 'X0' : 'X1' } })));
+      const opts = options(config(server, { mode: 'planner', planner_interval: 10 }));
+      const session = openLlmSession(opts);
+      try {
+        await runEpisode(prepareEpisode(two, '1'), await session.factoryFor(0)());
+      } finally {
+        await session.close();
+      }
+      return (await readTranscript(opts.transcriptDir, 0)).calls.map((c) => c.step);
+    };
+    expect((await steps(3)).slice(0, 2)).toEqual([0, 3]);
+    // Unreachable from step 0: no extra call until the next planning step.
+    expect((await steps(0)).slice(0, 2)).toEqual([0, 10]);
   });
 
   it('caps calls in flight with --max-connections, across episodes', async () => {

@@ -134,14 +134,15 @@ describe('evaluation run --agent builtin:openai-chat', () => {
   it('declares model failures with --continue-on-failure and refuses adapter options without the adapter', async () => {
     const failing = await startScriptedServer(() => ({ kind: 'status', status: 500 }));
     try {
-      const manifest = join(dir, 'manifest.json');
+      const manifest = join(dir, 'manifest-f.json');
+      expect((await cli(['evaluation', 'manifest', '--suite', SUITE, '--seed', '0', '--out', manifest])).status).toBe(0);
       const config = writeConfig('failing.json', { base_url: failing.baseUrl, max_retries: 1 });
       const out = join(dir, 'failing.json.result.json');
       const run = await cli([
         'evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', 'm', '--agent', 'builtin:openai-chat',
         '--agent-config', config, '--continue-on-failure', '--out', out, '--json',
       ]);
-      expect(run.status).toBe(0);
+      expect(run.status, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ completed_episodes: 0, failed_episodes: 10 });
       const record = parseOperationalRecordText(readFileSync(join(dir, 'failing.json.result.operational.json'), 'utf8'), 'x');
       expect(record).toMatchObject({ episodes: 10, retries: 10, input_tokens: 0, cost: '0/1' });
@@ -149,7 +150,7 @@ describe('evaluation run --agent builtin:openai-chat', () => {
         'evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', 'm', '--agent', 'builtin:openai-chat',
         '--agent-config', config, '--out', join(dir, 'stop.json'), '--json',
       ]);
-      expect(stop.status).toBe(4);
+      expect(stop.status, stop.stderr).toBe(4);
       expect(stop.stderr).toMatch(/model_error|HTTP 500/);
     } finally {
       await failing.close();

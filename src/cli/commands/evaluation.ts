@@ -4,6 +4,7 @@
  * authenticate a result.
  */
 
+import { UsageError } from '../../core/errors.js';
 import { manifestHash } from '../../core/eval/manifest.js';
 import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
@@ -12,6 +13,7 @@ import type { Suite } from '../../core/world/suite.js';
 import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
 import { defaultEntryPoints } from '../../node/entry-points.js';
 import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
+import { isLocalAgent } from '../../node/agents/local-operational.js';
 import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
 import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
 import {
@@ -97,7 +99,8 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
   checkModelId(modelId);
   const trials = trialsArgument(args.value('trials'));
   const llm = isLlmAgentArgument(args);
-  if (!llm) rejectLlmOptions(args);
+  // --operational-out also names a module or command agent's record (checked below, once the agent is known).
+  if (!llm) rejectLlmOptions(args, ['operational-out']);
   const agentPaths = agentPathArguments(args.list('agent-path'));
   const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms')) ?? DEFAULT_ACT_TIMEOUT_MS;
   const jobs = jobsArgument(args.value('jobs'));
@@ -109,6 +112,11 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
   // The adapter's --agent-config is read here (exit 3); one connection budget serves every trial.
   const first = llm ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
   const slots = first.kind === 'llm' ? first.options.slots : undefined;
+  // A module or command agent gets an operational record too: its isolation level and wall time.
+  const local = isLocalAgent(first);
+  if (!llm && !local && args.value('operational-out') !== undefined) {
+    throw new UsageError('--operational-out applies only to --agent builtin:openai-chat, a MODULE:EXPORT agent or --agent-command (a builtin baseline has no operational record)');
+  }
   // Without a sandbox it says so once (or refuses under --require-isolation, exit 4).
   const sandbox = agentSandboxArguments(args, first);
 
@@ -125,7 +133,7 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
     trials,
     resultPath: (k) => trialResultPath(out, k, trials),
     agentFor: (k, path) => (k === 1 || !llm ? first : llmAgentArgument(args, path, k, trials, slots)),
-    ...(llm ? { operationalPath: (k: number, path: string) => trialOperationalPath(args.value('operational-out'), path, k, trials) } : {}),
+    ...(llm || local ? { operationalPath: (k: number, path: string) => trialOperationalPath(args.value('operational-out'), path, k, trials) } : {}),
     onTrial: trials === 1 || json ? undefined : (k) => context.io.stderr(`trial ${k}/${trials}\n`),
     resume: args.flag('resume'),
     continueOnFailure: args.flag('continue-on-failure'),
@@ -146,6 +154,8 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
       complete: summary.complete,
     }),
     ...trialFields(outcomes, llm),
+    // The isolation level a module or command agent ran at (also in its operational record); builtins run in the evaluator.
+    ...(local ? { isolation: outcomes[outcomes.length - 1]!.isolation } : {}),
     ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
   };
 }
@@ -219,7 +229,7 @@ export const evaluationModule: CommandModule = {
       words: ['evaluation', 'run'],
       summary: 'run every manifest episode with a local agent (resumable)',
       description:
-        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). Progress goes to stderr unless --json.',
+        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). A module or command agent runs in the bubblewrap sandbox (docs/agents.md); its isolation level (sandboxed, or none where no sandbox exists) is reported and written, with the run\'s wall time, to its operational record OUT_STEM.operational.json. Progress goes to stderr unless --json.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,

@@ -34,6 +34,8 @@ export class ObservedWorld {
   /** Cells of the active persons, in person order; `personCount` are valid. */
   cells: Int32Array = new Int32Array(16);
   personCount = 0;
+  /** The step of the last MoveView read (-1 before the first). */
+  private viewStep = -1;
 
   constructor(map: readonly string[]) {
     const grid = gridFromMap(map);
@@ -44,18 +46,14 @@ export class ObservedWorld {
     this.burning = new Uint8Array(size);
     this.burningCells = new Int32Array(16);
     const next = new Int32Array(size * 4);
+    const open = (n: number): number => (kinds[n] !== WALL ? n : -1);
     for (let cell = 0; cell < size; cell++) {
       const col = cell % cols;
-      const around = [
-        cell >= cols ? cell - cols : -1,
-        col + 1 < cols ? cell + 1 : -1,
-        cell + cols < size ? cell + cols : -1,
-        col > 0 ? cell - 1 : -1,
-      ];
-      for (let k = 0; k < 4; k++) {
-        const n = around[k]!;
-        next[cell * 4 + k] = n >= 0 && kinds[n] !== WALL ? n : -1;
-      }
+      const at = cell * 4;
+      next[at] = cell >= cols ? open(cell - cols) : -1;
+      next[at + 1] = col + 1 < cols ? open(cell + 1) : -1;
+      next[at + 2] = cell + cols < size ? open(cell + cols) : -1;
+      next[at + 3] = col > 0 ? open(cell - 1) : -1;
     }
     this.next = next;
   }
@@ -122,6 +120,9 @@ export class ObservedWorld {
    * since the previous view (views come one per step, from step 0).
    */
   updateFromView(view: MoveView): boolean {
+    // A skipped view would lose its newly burning cells: refuse it rather than act on a stale fire.
+    if (view.step !== this.viewStep + 1) throw new RangeError(`views must come one per step: got step ${view.step} after ${this.viewStep}`);
+    this.viewStep = view.step;
     const n = view.count;
     if (this.cells.length < n) this.cells = new Int32Array(Math.max(n, this.cells.length * 2));
     this.cells.set(view.cells.subarray(0, n));

@@ -13,7 +13,7 @@
  * episode in no shard (missing).
  */
 
-import { UsageError, ValidationError } from '../errors.js';
+import { UsageError, ValidationError, fieldError } from '../errors.js';
 import type { AuthenticatedResult } from './authenticate.js';
 import { buildResult, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from './result.js';
 
@@ -26,13 +26,13 @@ export interface Shard {
 /** The most shards of one run. */
 export const MAX_SHARDS = 1_000_000;
 
-/** `--shard I/N`: canonical decimal integers with 1 <= I <= N <= MAX_SHARDS (usage error otherwise). */
+/** `I/N`: canonical decimal integers with 1 <= I <= N <= MAX_SHARDS (a usage error of field `shard` otherwise). */
 export function parseShard(text: string): Shard {
   const match = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(text);
   const index = match === null ? Number.NaN : Number(match[1]);
   const count = match === null ? Number.NaN : Number(match[2]);
   if (!(index >= 1 && index <= count && count <= MAX_SHARDS)) {
-    throw new UsageError(`--shard: must be I/N with 1 <= I <= N <= ${MAX_SHARDS} (shard I of N, e.g. 2/4), not ${JSON.stringify(text)}`);
+    throw fieldError('shard', `must be I/N with 1 <= I <= N <= ${MAX_SHARDS} (shard I of N, e.g. 2/4), not ${JSON.stringify(text)}`);
   }
   return { index, count };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baselineFactory } from '../baselines/registry.js';
+import { sha256Hex } from '../hash.js';
 import { canonicalJson } from '../json/canonical.js';
 import { EVACUATED } from '../sim/events.js';
 import { runEpisode } from '../sim/runner.js';
@@ -10,7 +11,7 @@ import { parseScenarioText } from '../world/scenario.js';
 import { loadSuite } from '../world/suite.js';
 import { parseGeneratorConfigText, permilleText, type GeneratorConfig } from './config.js';
 import { generateBatch } from './generate.js';
-import { FAMILY_KINDS } from './kinds.js';
+import { FAMILY_KINDS, MIN_SIZE } from './kinds.js';
 
 const GENERATED = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'generated');
 
@@ -72,6 +73,14 @@ describe('generateBatch', () => {
     expect(c.scenarios.filter((s, i) => s.text === a.scenarios[i]!.text)).toEqual([]);
   });
 
+  it('gives the pinned bytes for the default configuration and batch seed 7 (a change here changes every batch made with it)', () => {
+    const batch = generateBatch(config, '7');
+    expect(config.hash).toBe('1a71093e2a750a0d198c995e9e5fab07378fc0878188e4540cf7866f7e934d7b');
+    expect(batch.batchId).toBe('gen-f4e90b830c29b705');
+    // The suite manifest pins every scenario's content hash.
+    expect(sha256Hex(batch.suiteManifestText)).toBe('2d6e5eaec61c2b122fcdade6de2319fef31f883be95eea7be9ef40b45b865954');
+  });
+
   it("keeps a family's scenarios when another family is added to the configuration", () => {
     const one = parseGeneratorConfigText(configWith({}), 'one');
     const value = JSON.parse(configWith({})) as { families: unknown[] };
@@ -102,6 +111,22 @@ describe('generateBatch', () => {
   }, 120_000);
 });
 
+describe('every family kind at the edges of its ranges', () => {
+  it.each(FAMILY_KINDS.map((family) => [family]))('%s gives valid scenarios at its smallest and at long, thin grids', (family) => {
+    const min = MIN_SIZE[family];
+    const sizes: [number[], number[]][] = [
+      [[min.rows, min.rows + 3], [min.cols, min.cols + 3]],
+      [[min.rows, min.rows], [240, 256]],
+      [[240, 256], [min.cols, min.cols]],
+    ];
+    for (const [rows, cols] of sizes) {
+      const config = parseGeneratorConfigText(configWith({ family, count: 4, rows, cols, people: [1, 3], spread_permille: [0, 1000], max_steps: [1, 10] }), 'edge');
+      // generateBatch parses every scenario strictly and checks that every person cell can reach an exit.
+      for (let seed = 0; seed < 15; seed++) expect(generateBatch(config, String(seed)).scenarios).toHaveLength(4);
+    }
+  });
+});
+
 describe('configuration errors name the field', () => {
   it.each([
     ['an unknown field', configWith({ colour: 'red' }), 'families[0]: unknown field "colour"'],
@@ -130,7 +155,7 @@ describe('configuration errors name the field', () => {
   });
 
   it('refuses a malformed batch seed', () => {
-    expect(() => generateBatch(shipped('default.json'), '-1')).toThrow('--batch-seed: must be a decimal string');
+    expect(() => generateBatch(shipped('default.json'), '-1')).toThrow(expect.objectContaining({ kind: 'usage', field: 'batchSeed' }) as Error);
   });
 });
 

@@ -13,16 +13,16 @@
  * configuration field at fault.
  */
 
-import { ValidationError } from '../errors.js';
+import { ValidationError, fieldError } from '../errors.js';
 import { sha256Bytes } from '../hash.js';
 import { canonicalJson, indentedJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { staticEligibility } from '../world/people.js';
 import { Xoshiro128ss } from '../world/rng.js';
 import { validateScenario } from '../world/scenario.js';
 import type { Scenario } from '../world/scenario-types.js';
-import { parseSeed } from '../world/seed.js';
+import { isSeed } from '../world/seed.js';
 import { buildSuiteManifest } from '../world/suite.js';
-import { gridFromMap } from '../world/grid.js';
+import { FLOOR, gridFromMap } from '../world/grid.js';
 import { between, type Cell, type Rect } from './canvas.js';
 import { GENERATOR_CONFIG_VERSION, GENERATOR_VERSION, permilleText, type GeneratorConfig } from './config.js';
 import { drawLayout, type Layout } from './kinds.js';
@@ -61,7 +61,8 @@ export function generatedScenarioId(family: string, n: number): string {
 }
 
 export function generateBatch(config: GeneratorConfig, batchSeedText: string): GeneratedBatch {
-  const batchSeed = parseSeed(batchSeedText, '--batch-seed');
+  if (!isSeed(batchSeedText)) throw fieldError('batchSeed', 'must be a decimal string in [0, 2^64 - 1] (digits only, no sign, spaces or leading zeros)');
+  const batchSeed = batchSeedText;
   const scenarios: GeneratedScenario[] = [];
   config.families.forEach((family, i) => {
     for (let n = 1; n <= family.count; n++) scenarios.push(generateScenario(config, i, batchSeed, n));
@@ -94,6 +95,11 @@ function generateScenario(config: GeneratorConfig, index: number, batchSeed: str
   const maxSteps = between(rng, ...family.maxSteps);
   const layout = mirror(drawLayout(family.family, rng, { rows, cols, maxSteps }), rng.uniform(2) === 1, rng.uniform(2) === 1, rows, cols);
   const scenarioId = generatedScenarioId(family.family, n);
+  const stranded = unreachableZoneCell(layout);
+  if (stranded !== null) {
+    // A layout bug, never a configuration problem: every floor cell of a zone must have a way out.
+    throw new ValidationError(`${path}: generated scenario ${scenarioId} has a person cell [${stranded.join(', ')}] with no path to an exit`);
+  }
   const counts = spreadPeople(layout, people);
   if (counts === null) {
     const free = freeCells(layout).reduce((a, b) => a + b, 0);
@@ -181,4 +187,30 @@ function mirror(layout: Layout, flipRows: boolean, flipCols: boolean, rows: numb
     ignitions: layout.ignitions.map((x) => ({ cell: cell(x.cell), step: x.step })),
     candidates: layout.candidates === null ? null : { cells: layout.candidates.cells.map(cell), count: layout.candidates.count },
   };
+}
+
+/** A floor cell of a zone that no exit can be reached from (walking through floor and exits), or null. */
+function unreachableZoneCell(layout: Layout): Cell | null {
+  const grid = gridFromMap(layout.map);
+  const { rows, cols, kinds } = grid;
+  const seen = new Uint8Array(kinds.length);
+  const queue = [...grid.exits];
+  for (const exit of queue) seen[exit] = 1;
+  for (let head = 0; head < queue.length; head++) {
+    const cell = queue[head]!;
+    const r = Math.floor(cell / cols);
+    const c = cell % cols;
+    for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]] as const) {
+      if (nr < 0 || nc < 0 || nr >= rows || nc >= cols) continue;
+      const next = nr * cols + nc;
+      if (seen[next] === 0 && kinds[next] === FLOOR) {
+        seen[next] = 1;
+        queue.push(next);
+      }
+    }
+  }
+  for (const [r0, c0, r1, c1] of layout.zones) {
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (kinds[r * cols + c] === FLOOR && seen[r * cols + c] === 0) return [r, c];
+  }
+  return null;
 }

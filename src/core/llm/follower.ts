@@ -10,8 +10,9 @@
  * (not a wall, not burning) and lowers its distance to its assigned exit;
  * when there is none it STAYs. Other people are not considered: the
  * environment's movement resolver settles conflicts. A person whose exit
- * cannot be reached any more STAYs and is reported, so the planner can be
- * asked again at once.
+ * cannot be reached STAYs and is reported; the adapter asks the planner
+ * again at once when someone lost the exit they could reach when it was
+ * assigned (not when it was unreachable from the start).
  */
 
 import { UNREACHABLE, exitDistances } from '../baselines/distance-fields.js';

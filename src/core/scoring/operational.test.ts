@@ -82,6 +82,8 @@ describe('operational record', () => {
     ['an empty cost unit', { cost_unit: '' }, /cost_unit: must not be empty/],
     ['an unknown field', { score: 1 }, /unknown field "score"/],
     ['another format version', { operational_record_version: '2.0' }, /operational_record_version/],
+    ['an unknown isolation level', { isolation: 'container' }, /isolation: must be one of/],
+    ['a null isolation level', { isolation: null }, /isolation/],
   ];
   for (const [name, overrides, message] of rejections) {
     it(`rejects ${name} (exit 3)`, () => {
@@ -96,6 +98,19 @@ describe('operational record', () => {
     expect(() => parseOperationalRecordText(text.slice(0, -1), 'op.json')).toThrow(/not canonical/);
     expect(() => parseOperationalRecordText(JSON.stringify(JSON.parse(text), null, 2) + '\n', 'op.json')).toThrow(/not canonical/);
     expect(() => parseOperationalRecordText(text.replace('"retries":2', '"retries":2.5'), 'op.json')).toThrow(ValidationError);
+  });
+
+  it('states the isolation level only when given, so records without it keep their bytes', () => {
+    const without = buildOperationalRecord(INPUT);
+    expect('isolation' in without).toBe(false);
+    expect(operationalRecordText(without)).not.toContain('isolation');
+    for (const isolation of ['sandboxed', 'none', 'in_process'] as const) {
+      const record = buildOperationalRecord({ ...INPUT, isolation });
+      const text = operationalRecordText(record);
+      expect(text).toContain(`"isolation":"${isolation}"`);
+      expect(parseOperationalRecordText(text, 'op.json').isolation).toBe(isolation);
+      expect(operationalRecordDigest(record)).not.toBe(operationalRecordDigest(without));
+    }
   });
 
   it('buildOperationalRecord validates too', () => {

@@ -23,6 +23,11 @@
  *   response_cache_hits         optional, integer >= 1: present only when
  *                               answers were served from a response cache
  *                               (such a record is refused by `score --pack`)
+ *   isolation                   optional: how the agent's code was isolated,
+ *                               `sandboxed` (bubblewrap), `none` (the user's
+ *                               full rights) or `in_process` (the evaluator's
+ *                               own code: a builtin or the chat adapter).
+ *                               Absent in records written before it existed.
  *
  * Every value is finite by construction: integers are JSON integers within
  * +-(2^53 - 1), decimals and fractions are digit strings.
@@ -37,6 +42,10 @@ import { modelIdProblem } from '../eval/model-id.js';
 import { Rational } from '../stats/rational.js';
 
 export const OPERATIONAL_RECORD_VERSION = '1.0';
+
+/** The isolation levels an operational record can state (evaluation.md section 8). */
+export const ISOLATION_LEVELS = ['sandboxed', 'none', 'in_process'] as const;
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
 
 export interface OperationalRecord {
   readonly cost: string | null;
@@ -54,6 +63,8 @@ export interface OperationalRecord {
   readonly trials: number;
   /** Present (>= 1) only when some answers came from a response cache. */
   readonly response_cache_hits?: number;
+  /** How the agent ran; absent in records that do not say (optional, so older records keep their bytes). */
+  readonly isolation?: IsolationLevel;
 }
 
 const RECORD_KEYS = [
@@ -99,7 +110,7 @@ function readId(r: FieldReader, value: JsonValue | undefined, path: string): str
 /** Validates an operational record value (ValidationError naming the field, exit 3). */
 export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
   const r = new FieldReader(source);
-  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits']);
+  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation']);
   r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
   readId(r, obj['model_id'], 'model_id');
   readId(r, obj['provider_id'], 'provider_id');
@@ -110,6 +121,7 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
   if (!EXACT_DECIMAL.test(latency)) r.fail('latency_seconds', 'must be an exact non-negative decimal string (e.g. "12.5"; no sign, exponent, or leading or trailing zeros)');
   for (const key of ['input_tokens', 'output_tokens', 'retries', 'timeouts']) r.integer(obj[key], key, 0);
   if (obj['response_cache_hits'] !== undefined) r.integer(obj['response_cache_hits'], 'response_cache_hits', 1);
+  if (obj['isolation'] !== undefined) r.literal(obj['isolation'], 'isolation', ISOLATION_LEVELS);
   const cost = obj['cost'];
   const unit = obj['cost_unit'];
   if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
@@ -142,6 +154,8 @@ export interface OperationalRecordInput {
   readonly timeouts: number;
   /** Answers served from a response cache; 0 or absent leaves the field out. */
   readonly responseCacheHits?: number;
+  /** How the agent ran; absent leaves the field out. */
+  readonly isolation?: IsolationLevel;
 }
 
 /** Builds and validates a record (ValidationError on a bad value). */
@@ -162,6 +176,7 @@ export function buildOperationalRecord(input: OperationalRecordInput, source = '
     timeouts: input.timeouts,
     trials: input.trials,
     ...(input.responseCacheHits === undefined || input.responseCacheHits === 0 ? {} : { response_cache_hits: input.responseCacheHits }),
+    ...(input.isolation === undefined ? {} : { isolation: input.isolation }),
   };
   // Non-integer numbers would be rejected by canonical JSON; catch them as a field error first.
   for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {

@@ -13,17 +13,12 @@
  * and a dead successor has no escape, so the recursion needs no extra test.
  *
  * All tables come from ONE backward pass over steps H..0 and the open
- * non-exit cells, never per person, with two rolling layers each: at most
- * O((H+1) * cells) time and O(cells + runs) memory. L(x, t) is kept for
- * every snapshot (route events and the cut bound read it) as per-cell runs
- * of L(x, t) - t (references-table.ts); the fewest moves and fewest
- * danger-zone states are only needed at snapshot 0.
- *
- * Once the fire stops changing (after its last ignition step, T), the
- * step rule is the same at every snapshot, and written in R = L - t, m*
- * and D* it does not depend on t. So when a layer t > T equals layer t + 1
- * in those terms, every layer down to T equals it too, and the pass jumps
- * to T: on a world whose fire burns out early, the horizon's tail is skipped.
+ * non-exit cells, never per person (references-pass.ts): one layer kept in
+ * place, and per snapshot only the cells whose values can change are
+ * recomputed, so at most O((H+1) * cells) time and O(cells + runs) memory.
+ * L(x, t) is kept for every snapshot (route events and the cut bound read
+ * it) as per-cell runs of L(x, t) - t (references-table.ts); the fewest
+ * moves and fewest danger-zone states are only needed at snapshot 0.
  *
  * Why waiting never shortens an escape: shifting an escape that starts at
  * (x, t+1) one step earlier is still an escape from (x, t), because the
@@ -33,16 +28,13 @@
 
 import { EXIT, FLOOR, type Grid } from '../world/grid.js';
 import { NEVER, type FireWorld } from '../world/scenario-types.js';
-import { EarliestTableBuilder, NO_ESCAPE, type EarliestTable } from './references-table.js';
+import { backwardPass } from './references-pass.js';
+import { NO_ESCAPE, type EarliestTable } from './references-table.js';
 
 export { NO_ESCAPE };
 
 /** A person-state is in the danger zone when 0 < d <= HAZARD_RADIUS (d: Manhattan distance to B(t)). */
 export const HAZARD_RADIUS = 2;
-
-// Internal "no escape" for m* and D* while adding 1 or a danger bit: far
-// below 2^31 so a sum never overflows an Int32Array slot.
-const UNREACHED = 0x3fffffff;
 
 export interface References {
   /** H. */
@@ -151,83 +143,6 @@ function standingCells(grid: Grid, fire: FireWorld): StandingCells {
   };
 }
 
-/** The per-cell data of the backward pass, by standing number (computeReferences). */
-interface Pass {
-  readonly count: number;
-  readonly ignK: Int32Array;
-  readonly dangerOnsetK: Int32Array;
-  readonly exitOpenBefore: Int32Array;
-  readonly neighbourStart: Int32Array;
-  readonly neighbourSlots: Int32Array;
-  readonly runRemaining: Int32Array;
-  readonly deathK: Int32Array;
-  readonly cells: Int32Array;
-}
-
-/**
- * Layer t (into `cur`) from layer t + 1 (`next`), logging the runs of R that
- * end at t + 1; returns whether the layer differs from the next one in R, m*
- * or D* (a small function of its own, so that the JIT optimizes the hot loop well).
- */
-function layer(pass: Pass, t: number, next: Int32Array, cur: Int32Array, runs: EarliestTableBuilder): boolean {
-  const { count, ignK, dangerOnsetK, exitOpenBefore, neighbourStart, neighbourSlots, runRemaining, deathK, cells } = pass;
-  let changed = false;
-  for (let k = 0, b = 0; k < count; k++, b += 3) {
-    if (ignK[k]! <= t) {
-      // Dead state (also clears what the rolling layer held two steps ago).
-      cur[b] = NO_ESCAPE;
-      cur[b + 1] = UNREACHED;
-      cur[b + 2] = UNREACHED;
-      continue;
-    }
-    const danger = dangerOnsetK[k]! <= t ? 1 : 0;
-    let bestL: number;
-    let moves: number;
-    let bestDanger: number;
-    if (exitOpenBefore[k]! > t) {
-      // Stepping onto the exit is best for all three: L = t+1 is the
-      // least possible, one move is the least possible, and no later state counts.
-      bestL = t + 1;
-      moves = 1;
-      bestDanger = danger;
-    } else {
-      // Staying, then every floor neighbour; a successor burning at t+1 holds NO_ESCAPE.
-      bestL = next[b]!;
-      const stayMoves = next[b + 1]!;
-      let moveMoves = UNREACHED;
-      bestDanger = next[b + 2]!;
-      for (let j = neighbourStart[k]!, end = neighbourStart[k + 1]!; j < end; j++) {
-        const y = neighbourSlots[j]!;
-        const l = next[y]!;
-        if (l < bestL) bestL = l;
-        const m = next[y + 1]!;
-        if (m < moveMoves) moveMoves = m;
-        const d = next[y + 2]!;
-        if (d < bestDanger) bestDanger = d;
-      }
-      const viaMove = moveMoves + 1;
-      moves = stayMoves < viaMove ? stayMoves : viaMove < UNREACHED ? viaMove : UNREACHED;
-      bestDanger = bestDanger < UNREACHED ? bestDanger + danger : UNREACHED;
-    }
-    cur[b] = bestL;
-    cur[b + 1] = moves;
-    cur[b + 2] = bestDanger;
-    if (moves !== next[b + 1]! || bestDanger !== next[b + 2]!) changed = true;
-    if (bestL === NO_ESCAPE) continue;
-    // The finite L(x, .) are a prefix of the snapshots: the first finite one met going down is D(x) - 1.
-    const remaining = bestL - t;
-    if (deathK[k] === 0) {
-      deathK[k] = t + 1;
-      changed = true;
-    } else if (remaining !== runRemaining[k]!) {
-      runs.push(cells[k]!, t + 1, runRemaining[k]!);
-      changed = true;
-    }
-    runRemaining[k] = remaining;
-  }
-  return changed;
-}
-
 /**
  * Computes L, m* and D* by backward induction. `startCells` are the persons'
  * start cells in person order; the fire world must reach H = fire.maxSteps.
@@ -240,55 +155,20 @@ export function computeReferences(grid: Grid, fire: FireWorld, startCells: Array
   const onset = dangerZoneOnset(grid, fire);
   const { cells, neighbourStart, neighbours, exitOpenBefore } = standingCells(grid, fire);
   const count = cells.length;
-  let lastIgnition = 0;
-  for (let x = 0; x < n; x++) if (ign[x]! !== NEVER && ign[x]! > lastIgnition) lastIgnition = ign[x]!;
-
-  const runs = new EarliestTableBuilder(n, H);
-  const death = runs.death;
-  // The pass works on standing-cell numbers k (cells[k] is the cell), with the three layers
-  // interleaved (L, m*, D* at 3k, 3k+1, 3k+2) and each neighbour stored as 3 * its number: the
-  // reads of one cell are sequential and a neighbour's three values share a cache line.
-  const ignK = new Int32Array(count);
-  const dangerOnsetK = new Int32Array(count);
   const numberOf = new Int32Array(n).fill(-1);
-  for (let k = 0; k < count; k++) {
-    numberOf[cells[k]!] = k;
-    ignK[k] = ign[cells[k]!]!;
-    dangerOnsetK[k] = onset[cells[k]!]!;
-  }
-  const neighbourSlots = Int32Array.from(neighbours, (y) => 3 * numberOf[y]!);
-  // R = L - t of each cell's open run (the run that holds at snapshot t + 1), and D(x) by number.
-  const runRemaining = new Int32Array(count);
-  const deathK = new Int32Array(count);
-  let next = new Int32Array(3 * count);
-  let cur = new Int32Array(3 * count);
-  for (let k = 0; k < count; k++) {
-    next[3 * k] = NO_ESCAPE;
-    next[3 * k + 1] = UNREACHED;
-    next[3 * k + 2] = UNREACHED;
-  }
+  for (let k = 0; k < count; k++) numberOf[cells[k]!] = k;
+  const { layer0: next, table } = backwardPass({
+    cellCount: n,
+    maxSteps: H,
+    cells,
+    neighbourStart,
+    neighbours: Int32Array.from(neighbours, (y) => numberOf[y]!),
+    ignition: Int32Array.from(cells, (x) => ign[x]!),
+    dangerOnset: Int32Array.from(cells, (x) => onset[x]!),
+    exitOpenBefore,
+  });
 
-  // Layer H stays NO_ESCAPE / UNREACHED: snapshot H has no successor.
-  const pass: Pass = { count, ignK, dangerOnsetK, exitOpenBefore, neighbourStart, neighbourSlots, runRemaining, deathK, cells };
-  for (let t = H - 1; t >= 0; t--) {
-    const changed = layer(pass, t, next, cur, runs);
-    const swap = next;
-    next = cur;
-    cur = swap;
-    if (!changed && t - 1 >= lastIgnition) {
-      // A fixed point of the fire-free rule (module comment): layers lastIgnition..t are all this one.
-      const shift = t - lastIgnition;
-      for (let b = 0; b < 3 * count; b += 3) if (next[b]! !== NO_ESCAPE) next[b]! -= shift;
-      t = lastIgnition;
-    }
-  }
-  for (let k = 0; k < count; k++) {
-    if (deathK[k]! === 0) continue;
-    death[cells[k]!] = deathK[k]!;
-    runs.push(cells[k]!, 0, runRemaining[k]!);
-  }
-
-  // After the last swap the t = 0 layers are in the "next" arrays.
+  // Snapshot 0: R = L.
   const persons = startCells.length;
   const earliest = new Int32Array(persons);
   const fewestMoves = new Int32Array(persons);
@@ -318,6 +198,6 @@ export function computeReferences(grid: Grid, fire: FireWorld, startCells: Array
     fewestMoves,
     fewestDangerStates: fewestDanger,
     maxEvacuated: savable,
-    earliestTable: runs.build(),
+    earliestTable: table,
   };
 }

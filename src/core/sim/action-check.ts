@@ -11,6 +11,7 @@
 import { ModelOutputError } from '../errors.js';
 import { STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
 import { actionToDirection, isAction } from './actions.js';
+import { neighbourCells } from './resolver.js';
 import { ACTIVE, statusName, type PersonStatus } from './events.js';
 
 /** What the action check reads from snapshot t. */
@@ -149,13 +150,20 @@ export function checkActionSet(ctx: ActionCheckContext, actions: unknown): Uint8
  * code 0..4 per active person, each move legal at snapshot t.
  */
 export function checkMoveCodes(ctx: ActionCheckContext, moves: Uint8Array): void {
-  const { active, t } = ctx;
+  const { active, t, cells, ignitionStep } = ctx;
   if (moves.length !== active.length) {
     throw new ModelOutputError(`action set has ${moves.length} actions but ${active.length} persons are active`);
   }
+  // The same checks as checkMove, on the neighbour table in one loop (this
+  // runs for every move of every step); a failing move goes to checkMove
+  // for its message.
+  const kinds = ctx.grid.kinds;
+  const next = neighbourCells(ctx.grid);
   for (let k = 0; k < moves.length; k++) {
     const dir = moves[k]!;
+    if (dir === STAY) continue;
     if (dir > WEST) throw new ModelOutputError(`action for ${ctx.ids[active[k]!]}: direction code ${dir} is not one of 0..4`);
-    checkMove(ctx, active[k]!, dir as Direction, t);
+    const to = next[cells[active[k]!]! * 4 + dir - 1]!;
+    if (to < 0 || kinds[to] === WALL || ignitionStep[to]! <= t) checkMove(ctx, active[k]!, dir as Direction, t);
   }
 }

@@ -40,8 +40,11 @@ export interface ViewAgent extends Agent {
    * Writes the direction code (STAY N E S W = 0..4) of each active person,
    * in person order, into `moves` (length `view.count`, zero-filled). Called
    * once per snapshot, in order, from step 0: `view.added` is a delta.
+   * The proxy of an agent in another process returns a promise instead:
+   * it resolves to undefined once `moves` are written, or to the agent's
+   * action set, which then takes act's action check (runner.ts).
    */
-  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void;
+  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void | PromiseLike<unknown>;
 }
 
 export function isViewAgent(agent: Agent): agent is ViewAgent {

@@ -25,7 +25,16 @@ export interface Observation {
   readonly dead: number;
 }
 
+// Every episode names its people with the same strings: each is made once
+// and shared (up to the largest legal population, and a margin).
+const CACHED_IDS = 1 << 16;
+const knownIds: string[] = [];
+
 /** Person IDs `p0000`, `p0001`, ... in placement order. */
 export function personId(index: number): string {
-  return 'p' + String(index).padStart(4, '0');
+  if (index >= knownIds.length) {
+    if (index >= CACHED_IDS || index < 0 || !Number.isInteger(index)) return 'p' + String(index).padStart(4, '0');
+    while (knownIds.length <= index) knownIds.push('p' + String(knownIds.length).padStart(4, '0'));
+  }
+  return knownIds[index]!;
 }

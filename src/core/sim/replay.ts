@@ -200,7 +200,18 @@ export function replayFromStart(
     compare.differ('outcomes', `${record.outcomes.length} persons`, `${outcomes.length}`);
   }
   for (const observer of observers) observer.onEnd(outcome);
-  return { steps: outcome.steps, termination: outcome.termination, outcome, digest: recordDigest(recordText(record)) };
+  // The digest costs a canonical text and a SHA-256 of the whole record, as
+  // much as the replay itself; callers that have the file text hash that
+  // instead, so it is computed on first read only.
+  let digest: string | undefined;
+  return {
+    steps: outcome.steps,
+    termination: outcome.termination,
+    outcome,
+    get digest(): string {
+      return (digest ??= recordDigest(recordText(record)));
+    },
+  };
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 
 import { sortAscending } from '../world/frontier.js';
+import { Arena } from './arena.js';
 import { EXIT, NORTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
 
 export const NOT_BLOCKED = 0;
@@ -55,6 +56,24 @@ const VISITING = 1;
 const SUCCEEDED = 2;
 const BLOCKED = 3;
 
+// One neighbour table per grid, shared by every resolver of it (a grid is
+// never changed after it is built, and episodes of a scenario share it).
+const tables = new WeakMap<Grid, Int32Array>();
+
+/** `table[cell * 4 + dir - 1]`: the cell one step in `dir` (1..4) from `cell`, -1 off the grid. Do not write to it. */
+export function neighbourCells(grid: Grid): Int32Array {
+  let table = tables.get(grid);
+  if (table === undefined) {
+    const size = grid.rows * grid.cols;
+    table = new Int32Array(size * 4);
+    for (let cell = 0; cell < size; cell++) {
+      for (let dir = NORTH; dir <= WEST; dir++) table[cell * 4 + dir - 1] = neighbour(grid, cell, dir as Direction);
+    }
+    tables.set(grid, table);
+  }
+  return table;
+}
+
 /**
  * A resolver bound to one grid. It keeps grid-sized scratch arrays between
  * calls, valid only where their generation stamp equals the current call's
@@ -78,18 +97,18 @@ export class MovementResolver {
   private path = new Int32Array(0);
   private contestedScratch = new Int32Array(0);
 
-  constructor(readonly grid: Grid) {
+  /** `arena` supplies the result arrays (a simulation shares its own); by default the resolver has one. */
+  constructor(
+    readonly grid: Grid,
+    private readonly arena: Arena = new Arena(),
+  ) {
     const { rows, cols } = grid;
     const size = rows * cols;
     this.occupant = new Int32Array(size);
     this.occupantGen = new Uint32Array(size);
     this.claims = new Int32Array(size);
     this.claimGen = new Uint32Array(size);
-    const next = new Int32Array(size * 4);
-    for (let cell = 0; cell < size; cell++) {
-      for (let dir = NORTH; dir <= WEST; dir++) next[cell * 4 + dir - 1] = neighbour(grid, cell, dir as Direction);
-    }
-    this.next = next;
+    this.next = neighbourCells(grid);
   }
 
   /** A fresh generation; after 2^32 - 1 calls the stamps are cleared once. */
@@ -120,29 +139,28 @@ export class MovementResolver {
     }
     const { target, state, path } = this;
     const gen = this.nextGen();
-    // One buffer for the three result arrays (one allocation for the garbage collector to track, not three).
-    const buffer = new ArrayBuffer(n * 6);
-    const out = new Int32Array(buffer, 0, n);
-    const blocked = new Uint8Array(buffer, n * 4, n);
-    const evacuated = new Uint8Array(buffer, n * 5, n);
+    const arena = this.arena;
+    const out = arena.int32(n);
+    const blocked = arena.uint8(n);
+    const evacuated = arena.uint8(n);
     const contestedScratch = this.contestedScratch;
     let contestedCount = 0;
 
+    // 1. Conflict: the earliest claimant of each target cell keeps it. The
+    // same pass records who stands where (read only by phase 2) and starts
+    // everyone on their own cell (phase 2 moves the successful movers).
     for (let i = 0; i < n; i++) {
       const cell = cells[i]!;
       occupant[cell] = i;
       occupantGen[cell] = gen;
-    }
-
-    // 1. Conflict: the earliest claimant of each target cell keeps it.
-    for (let i = 0; i < n; i++) {
+      out[i] = cell;
       const dir = moves[i]!;
       state[i] = PENDING;
       if (dir === STAY) {
         target[i] = -1;
         continue;
       }
-      const t = dir >= NORTH && dir <= WEST ? next[cells[i]! * 4 + dir - 1]! : -1;
+      const t = dir >= NORTH && dir <= WEST ? next[cell * 4 + dir - 1]! : -1;
       if (t < 0 || kinds[t] === WALL) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
       target[i] = t;
       if (claimGen[t] !== gen) {
@@ -190,23 +208,23 @@ export class MovementResolver {
         }
         cur = o;
       }
-      for (let k = 0; k < length; k++) {
-        const p = path[k]!;
-        if (success) state[p] = SUCCEEDED;
-        else {
+      if (success) {
+        for (let k = 0; k < length; k++) {
+          const p = path[k]!;
+          const t = target[p]!;
+          state[p] = SUCCEEDED;
+          out[p] = t;
+          if (kinds[t] === EXIT) evacuated[p] = 1;
+        }
+      } else {
+        for (let k = 0; k < length; k++) {
+          const p = path[k]!;
           state[p] = BLOCKED;
           blocked[p] = cycleStart >= 0 && k >= cycleStart ? BLOCKED_CYCLE : BLOCKED_OCCUPIED;
         }
       }
     }
 
-    for (let i = 0; i < n; i++) {
-      if (state[i] === SUCCEEDED) {
-        const t = target[i]!;
-        out[i] = t;
-        if (kinds[t] === EXIT) evacuated[i] = 1;
-      } else out[i] = cells[i]!;
-    }
     // A typed sort without comparator calls: Array.prototype.sort's setup cost showed in profiles.
     sortAscending(contestedScratch, contestedCount);
     const contested = new Array<number>(contestedCount);

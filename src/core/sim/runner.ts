@@ -57,8 +57,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Runs one episode. `act` may return a promise; a synchronous agent is not
- * awaited (no microtask per step). Observers get every step event and the
- * outcome, after the run record has taken them.
+ * awaited (no microtask per step). An in-process agent with the
+ * `ACT_ON_VIEW` method (the built-in baselines) is driven through it
+ * instead of act (move-view.ts); its moves take the same action check.
+ * Observers get every step event and the outcome, after the run record has
+ * taken them.
  */
 export async function runEpisode(start: EpisodeStart, agent: Agent, observers: readonly EpisodeObserver[] = []): Promise<EpisodeRun> {
   const claimed = claimAgent(agent);
@@ -69,8 +72,10 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
     const viaView = isViewAgent(claimed);
     while (!sim.done) {
       let moves: Uint8Array;
-      if (viaView) moves = actOnView(sim, claimed);
-      else {
+      if (viaView) {
+        const fast = actOnView(sim, claimed);
+        moves = fast instanceof Uint8Array ? fast : await fast;
+      } else {
         const observation: Observation = sim.observe();
         let output: unknown;
         try {
@@ -108,19 +113,41 @@ function checkOutput(sim: EpisodeSimulation, output: unknown, step: number): Uin
   }
 }
 
-/** One step of an in-process agent on the fast path (move-view.ts): the same action check, on direction codes. */
-function actOnView(sim: EpisodeSimulation, agent: ViewAgent): Uint8Array {
+/**
+ * One step of an agent on the fast path (move-view.ts): the same action
+ * check, on direction codes. A synchronous agent is not awaited; an agent
+ * whose view method returns a promise (a remote agent's proxy) is, and when
+ * that promise resolves to an action set instead of undefined, the set takes
+ * act's action check (so an invalid answer gets act's exact error).
+ */
+function actOnView(sim: EpisodeSimulation, agent: ViewAgent): Uint8Array | Promise<Uint8Array> {
   const view = sim.view();
-  const moves = new Uint8Array(view.count);
+  const moves = sim.arena.uint8(view.count);
+  let pending: unknown;
   try {
-    agent[ACT_ON_VIEW](view, moves);
+    pending = agent[ACT_ON_VIEW](view, moves);
   } catch (error) {
     throw asAgentError(error, `in act at step ${view.step}`);
   }
+  if (isThenable(pending)) return settleView(sim, pending, moves, view.step);
+  return checkedMoves(sim, moves, view.step);
+}
+
+async function settleView(sim: EpisodeSimulation, pending: PromiseLike<unknown>, moves: Uint8Array, step: number): Promise<Uint8Array> {
+  let output: unknown;
+  try {
+    output = await pending;
+  } catch (error) {
+    throw asAgentError(error, `in act at step ${step}`);
+  }
+  return output === undefined ? checkedMoves(sim, moves, step) : checkOutput(sim, output, step);
+}
+
+function checkedMoves(sim: EpisodeSimulation, moves: Uint8Array, step: number): Uint8Array {
   try {
     sim.checkMoves(moves);
   } catch (error) {
-    if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${view.step}: ${error.message}`);
+    if (error instanceof ModelOutputError) throw new ModelOutputError(`step ${step}: ${error.message}`);
     throw error;
   }
   return moves;

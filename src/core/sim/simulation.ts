@@ -5,13 +5,16 @@
  * StepEvents.
  *
  * Cost per step is O(active persons + newly burning cells): B(t) membership
- * is read from the fire world's ignition steps, and grid-sized arrays are
- * built once per episode.
+ * is read from the fire world's ignition steps, grid-sized arrays are built
+ * once per episode, and per-step arrays come from an arena. Only the JSON
+ * observation (observe) lists all of B(t), as the documented interface
+ * requires; the in-process view (view) hands on the newly burning cells.
  */
 
 import { personId, type Observation, type ObservedPerson } from './observation.js';
 import { checkActionSet, checkMoveCodes, type ActionCheckContext } from './action-check.js';
 import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
+import { Arena } from './arena.js';
 import type { MoveView } from './move-view.js';
 import { MovementResolver } from './resolver.js';
 import { FLOOR, type CellPair, type Grid } from '../world/grid.js';
@@ -41,7 +44,7 @@ export class EpisodeSimulation implements ActionCheckContext {
   /** H. */
   readonly maxSteps: number;
   readonly ids: readonly string[];
-  readonly indexOfId: ReadonlyMap<string, number>;
+  private idIndex: Map<string, number> | undefined;
   /** Each person's cell by person index (the exit for an evacuee, the death cell for a casualty). */
   readonly cells: Int32Array;
   readonly status: Uint8Array;
@@ -54,6 +57,8 @@ export class EpisodeSimulation implements ActionCheckContext {
   private evacuatedCount = 0;
   private deadCount = 0;
   private readonly resolver: MovementResolver;
+  /** This episode's per-step arrays (arena.ts). */
+  readonly arena = new Arena();
 
   // Observation caches: the static parts are built once and frozen, so an
   // in-process agent that mutates its observation cannot corrupt the next one.
@@ -79,8 +84,9 @@ export class EpisodeSimulation implements ActionCheckContext {
     if (fire.maxSteps !== this.maxSteps || fire.newlyBurning.length !== this.maxSteps + 1) {
       throw new RangeError('the fire world does not cover the scenario horizon');
     }
-    const ids: string[] = [];
-    const indexOfId = new Map<string, number>();
+    const ids = new Array<string>(this.population);
+    const activeNow = new Int32Array(this.population);
+    this.resolver = new MovementResolver(grid, this.arena);
     const seen = new Set<number>();
     for (let i = 0; i < this.population; i++) {
       const cell = startCells[i]!;
@@ -89,23 +95,29 @@ export class EpisodeSimulation implements ActionCheckContext {
         throw new RangeError(`person ${i} starts on a cell that is not a free, non-burning floor cell`);
       }
       seen.add(cell);
-      const id = personId(i);
-      ids.push(id);
-      indexOfId.set(id, i);
+      ids[i] = personId(i);
+      activeNow[i] = i;
     }
     this.ids = ids;
-    this.indexOfId = indexOfId;
     this.cells = Int32Array.from(startCells);
     this.status = new Uint8Array(this.population); // all ACTIVE
     this.statusStep = new Int32Array(this.population);
-    this.activeNow = Int32Array.from({ length: this.population }, (_, i) => i);
-    this.resolver = new MovementResolver(grid);
+    this.activeNow = activeNow;
     this.pairCache = new Array<CellPair | undefined>(grid.rows * grid.cols);
     this.mapView = Object.freeze([...grid.map]);
     this.exitsView = Object.freeze(grid.exits.map((cell) => this.pair(cell)));
     this.viewPersons = new Int32Array(this.population);
     this.viewCells = new Int32Array(this.population);
     if (this.population === 0) this.ended = 'all_resolved';
+  }
+
+  /** Person index of each ID (made on first use: only the check of an action set keyed by ID reads it). */
+  get indexOfId(): ReadonlyMap<string, number> {
+    if (this.idIndex === undefined) {
+      this.idIndex = new Map();
+      for (let i = 0; i < this.ids.length; i++) this.idIndex.set(this.ids[i]!, i);
+    }
+    return this.idIndex;
   }
 
   /** The current snapshot t. */
@@ -238,18 +250,15 @@ export class EpisodeSimulation implements ActionCheckContext {
     const t = this.now;
     const t1 = t + 1;
 
-    // One buffer for this step's arrays (cells before, next active, deaths):
-    // each typed array with its own buffer is a separate allocation that the
-    // garbage collector must track, and they showed in profiles.
-    const buffer = new ArrayBuffer(n * 12);
-    const cellsBefore = new Int32Array(buffer, 0, n);
+    const arena = this.arena;
+    const cellsBefore = arena.int32(n);
     for (let k = 0; k < n; k++) cellsBefore[k] = cells[active[k]!]!;
     // 3. Movement. The action check kept every target out of B(t), so an exit won is non-burning.
     const resolution = this.resolver.resolve(cellsBefore, moves);
 
     // 4-5. Fire is B(t+1) from the fire world; whoever stands on it dies.
-    const next = new Int32Array(buffer, n * 4, n);
-    const died = new Int32Array(buffer, n * 8, n);
+    const next = arena.int32(n);
+    const died = arena.int32(n);
     let remaining = 0;
     let deaths = 0;
     for (let k = 0; k < n; k++) {

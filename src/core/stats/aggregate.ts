@@ -227,7 +227,12 @@ export function metricIntervals(
 }
 
 function gcdOf(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
+  while (b !== 0n) {
+    // A plain swap: the destructuring form allocates an array per step.
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a;
 }
 
@@ -258,6 +263,12 @@ export interface HierarchySummary {
   readonly micro: Rational | null;
   readonly families: readonly { readonly family: string; readonly mean: Rational }[];
   readonly scenarios: readonly { readonly family: string; readonly scenarioId: string; readonly mean: Rational }[];
+}
+
+/** summarize(h).familyBalanced alone (the same exact value), without the scenario-balanced and micro means. */
+export function familyBalancedOf(h: Hierarchy): Rational | null {
+  if (h.length === 0) return null;
+  return exactMean(h.map((f) => exactMean(f.scenarios.map((s) => exactMean(s.values)))));
 }
 
 export function summarize(h: Hierarchy): HierarchySummary {

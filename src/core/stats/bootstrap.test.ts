@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Bytes } from '../hash.js';
-import { bootstrapInterval, bootstrapStatistics } from './bootstrap.js';
+import { bootstrapInterval, bootstrapStatistics, exactBootstrapInterval } from './bootstrap.js';
 import { buildHierarchy, familyBalancedMean, microMean, scenarioBalancedMean, type Hierarchy } from './hierarchy.js';
 import { Rational } from './rational.js';
 
@@ -59,6 +60,23 @@ describe('stratified two-stage bootstrap', () => {
     const small = buildHierarchy(UNITS.slice(0, 4));
     expect(bootstrapInterval(small, seed, 50)).toBeNull();
     expect(() => bootstrapStatistics(h, seed, 0)).toThrow(RangeError);
+  });
+
+  it('equals the interval of every exact resample statistic on random hierarchies', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('fa', 'fb', 'fc'), fc.constantFrom('s1', 's2', 's3'), fc.integer({ min: -30, max: 30 }), fc.integer({ min: 1, max: 9 })), { minLength: 5, maxLength: 40 }),
+        fc.string(),
+        fc.integer({ min: 1, max: 300 }),
+        (rows, seedText, resamples) => {
+          const hier = buildHierarchy(rows.map(([family, scenarioId, n, d]) => ({ family, scenarioId: `${family}-${scenarioId}`, value: Rational.of(n, d) })));
+          const seed32 = sha256Bytes(seedText);
+          const text = (i: ReturnType<typeof bootstrapInterval>) => (i === null ? null : [i.lower.toFraction(), i.upper.toFraction()]);
+          expect(text(bootstrapInterval(hier, seed32, resamples))).toEqual(text(exactBootstrapInterval(hier, seed32, resamples)));
+        },
+      ),
+      { numRuns: 200, seed: 11 },
+    );
   });
 
   it('gives a zero-width interval when every value is equal', () => {

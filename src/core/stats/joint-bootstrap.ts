@@ -40,7 +40,12 @@ export interface JointStatistics {
 }
 
 function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
+  while (b !== 0n) {
+    // A plain swap: the destructuring form allocates an array per step.
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a < 0n ? -a : a;
 }
 
@@ -221,7 +226,9 @@ export class MetricAccumulator {
 
     // Limb width B: a resample bucket sums at most maxResampleDraws limbs of |limb| < 2^B, below 2^52.
     const bits = Math.max(1, 52 - Math.max(1, design.maxResampleDraws).toString(2).length);
-    const widest = ints.reduce((m, v) => Math.max(m, bitLength(v)), 0);
+    // The widest value is the one of largest magnitude: one bitLength (a toString) instead of one per value.
+    const largest = ints.reduce((m, v) => (v > m ? v : -v > m ? -v : m), 0n);
+    const widest = bitLength(largest);
     const count = Math.max(1, Math.ceil((widest + 1) / bits));
     this.limbCount = count;
     this.limbShifts = Array.from({ length: count }, (_, i) => BigInt(i * bits));

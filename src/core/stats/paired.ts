@@ -30,6 +30,7 @@ import {
   STATISTICS_VERSION,
   checkResamples,
   checkSubject,
+  familyBalancedOf,
   fractionOrNull,
   hierarchyOf,
   intervalJson,
@@ -135,7 +136,7 @@ function pairedMetric(a: StatisticsSubject, pairedCount: number, pair: MetricPai
   const { valuesA, valuesB, differences } = pair;
   const both = differences.map((d) => d !== null);
   const d = summarize(hierarchyOf(a.schedule, differences));
-  const headline = (values: readonly (Rational | null)[]) => summarize(hierarchyOf(a.schedule, values.map((v, i) => (both[i] ? v : null)))).familyBalanced;
+  const headline = (values: readonly (Rational | null)[]) => familyBalancedOf(hierarchyOf(a.schedule, values.map((v, i) => (both[i] ? v : null))));
   return {
     coverage: { defined: d.defined, total: pairedCount },
     delta: fractionOrNull(d.familyBalanced),

@@ -7,7 +7,12 @@
 function gcd(a: bigint, b: bigint): bigint {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
-  while (b !== 0n) [a, b] = [b, a % b];
+  while (b !== 0n) {
+    // A plain swap: the destructuring form allocates an array per step.
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a;
 }
 

@@ -2,6 +2,7 @@ import { shake256 } from '@noble/hashes/sha3.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Bytes } from '../hash.js';
+import { wasmBlocks } from './keccak-wasm.js';
 import { BootstrapStream } from './stream.js';
 
 const TWO_64 = 1n << 64n;
@@ -116,6 +117,46 @@ describe('bootstrap stream', () => {
     const wasm = new BootstrapStream(seed);
     const js = new BootstrapStream(seed, 0, false);
     for (let i = 0; i < 30_000; i++) expect(wasm.uniform(300)).toBe(js.uniform(300));
+  });
+
+  it('gives the bytes of shake256 from both WebAssembly modules (SIMD pairs and plain blocks)', () => {
+    const seed = sha256Bytes('modules');
+    const template = new Uint8Array(200);
+    template.set(seed);
+    template[40] = 0x1f;
+    template[135] = 0x80;
+    for (const simd of [true, false]) {
+      const blocks = wasmBlocks(simd)!;
+      blocks.setTemplate(template);
+      for (const [first, count] of [[0, 1], [7, 5], [2 ** 32 - 3, 8], [2 ** 53 - 9, 9]] as const) {
+        const words = blocks.run(first, count);
+        expect(words.length).toBe(16 * count);
+        for (let i = 0; i < count; i++) {
+          const bytes = new Uint8Array(64);
+          const view = new DataView(bytes.buffer);
+          for (let k = 0; k < 8; k++) view.setBigUint64(8 * k, (BigInt(words[16 * i + 2 * k + 1]!) << 32n) | BigInt(words[16 * i + 2 * k]!), false);
+          expect(bytes, `${simd ? 'simd' : 'plain'} block ${first + i}`).toEqual(OracleStream.block(seed, BigInt(first) + BigInt(i)));
+        }
+      }
+    }
+  });
+
+  it('fills draws like the same number of uniform calls, across batches and bounds', () => {
+    fc.assert(
+      // Bounds up to 2^26 take the Number loop, larger ones (up to what an Int32Array holds) the uniform calls.
+      fc.property(fc.string(), fc.array(fc.tuple(fc.oneof(fc.integer({ min: 1, max: 400 }), fc.constantFrom(2 ** 26, 2 ** 26 + 1, 2 ** 30)), fc.integer({ min: 0, max: 900 })), { minLength: 1, maxLength: 12 }), (seedText, runs) => {
+        const seed = sha256Bytes(seedText);
+        const filled = new BootstrapStream(seed);
+        const called = new BootstrapStream(seed);
+        for (const [n, count] of runs) {
+          const out = new Int32Array(count);
+          filled.fillUniform(out, count, n);
+          expect(Array.from(out)).toEqual(Array.from({ length: count }, () => called.uniform(n)));
+        }
+        expect(filled.position).toBe(called.position);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('draws uniform(n) like the BigInt definition, for any n up to 2^53 - 1', () => {

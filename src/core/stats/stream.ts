@@ -40,6 +40,19 @@ function modSmall(x: number, n: number): number {
   return r < 0 ? r + n : r >= n ? r - n : r;
 }
 
+/**
+ * x mod n for an integer 0 <= x < 2^52 + 2^32 (what uniform passes) and
+ * 1 <= n <= 2^26, with inverse = 1 / n rounded: a multiplication instead of
+ * modSmall's division (several times slower), twice per draw. The product
+ * x * inverse is within (x / n) * 2^-51 < 1 of x / n for n >= 2, so its
+ * floor is the quotient or one off, which the two guards correct, and
+ * q * n <= x + n < 2^53 is exact. For n = 1, x * inverse = x: 0.
+ */
+function modReciprocal(x: number, n: number, inverse: number): number {
+  const r = x - Math.floor(x * inverse) * n;
+  return r < 0 ? r + n : r >= n ? r - n : r;
+}
+
 export class BootstrapStream {
   /** The absorbed block with the counter lane zero, interleaved (keccak.ts), for the JS path. */
   private readonly template = new Int32Array(50);
@@ -58,6 +71,8 @@ export class BootstrapStream {
   private lastBound = Number.NaN;
   private lastReject = 0;
   private lastTwo32 = 0;
+  /** 1 / lastBound as a double, for modReciprocal. */
+  private lastInverse = 0;
 
   /**
    * `firstBlock` skips to that block (for tests of large counters); the stream proper starts at 0.
@@ -147,6 +162,7 @@ export class BootstrapStream {
       this.lastBound = n;
       this.lastTwo32 = modSmall(TWO_32, n);
       this.lastReject = modSmall(this.lastTwo32 * this.lastTwo32, n);
+      this.lastInverse = 1 / n;
     }
     const reject = this.lastReject;
     for (;;) {
@@ -157,8 +173,43 @@ export class BootstrapStream {
       // v >= floor(2^64 / n) * n = 2^64 - reject, with reject < n < 2^32: hi is all ones and lo >= 2^32 - reject.
       if (reject !== 0 && hi === 0xffffffff && lo >= TWO_32 - reject) continue;
       // v mod n = ((hi mod n) * (2^32 mod n) + lo) mod n.
-      return modSmall(modSmall(hi, n) * this.lastTwo32 + lo, n);
+      const inverse = this.lastInverse;
+      return modReciprocal(modReciprocal(hi, n, inverse) * this.lastTwo32 + lo, n, inverse);
     }
+  }
+
+  /**
+   * Fills out[0..count) with count draws of uniform(n), the very values of
+   * count calls (n < 2^31, what an Int32Array holds): for n <= 2^26, what a
+   * bootstrap draws, the loop keeps the stream's position and the bound's
+   * constants in locals.
+   */
+  fillUniform(out: Int32Array, count: number, n: number): void {
+    if (count <= 0) return;
+    // The first draw checks n and sets the bound's constants.
+    out[0] = this.uniform(n);
+    if (n > NUMBER_BOUND) {
+      for (let i = 1; i < count; i++) out[i] = this.uniform(n);
+      return;
+    }
+    const reject = this.lastReject;
+    const two32 = this.lastTwo32;
+    const inverse = this.lastInverse;
+    let words = this.words;
+    let offset = this.offset;
+    for (let i = 1; i < count; ) {
+      if (offset >= words.length) {
+        this.refill();
+        words = this.words;
+        offset = 0;
+      }
+      const lo = words[offset]!;
+      const hi = words[offset + 1]!;
+      offset += 2;
+      if (reject !== 0 && hi === 0xffffffff && lo >= TWO_32 - reject) continue;
+      out[i++] = modReciprocal(modReciprocal(hi, n, inverse) * two32 + lo, n, inverse);
+    }
+    this.offset = offset;
   }
 
   /** A uniform integer in [0, n) for any n in [1, 2^64]. */

@@ -17,7 +17,7 @@ import { isStringRecord, parseHostReply, type HostReply, type HostRequest } from
 import { describeExit, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
 import type { ResourceScope } from '../lifetime.js';
-import { containedAgentModule, moduleSandboxPlan, registerLaunch, sandboxLaunch, type SandboxPlan } from './sandbox.js';
+import { containedAgentModule, moduleSandboxPlan, registerLaunch, sandboxLaunch, withMemoryCapNote, type SandboxPlan } from './sandbox.js';
 import type { AgentSandboxOptions } from './sandbox-options.js';
 
 export interface ModuleHostOptions {
@@ -93,6 +93,8 @@ export class ModuleAgentHost {
     const nodeArgs = ['--import', tsxLoaderUrl()];
     // Sandboxed: fork starts bwrap (or prlimit), which ends by starting this Node with nodeArgs and the entry.
     const launch = plan === undefined ? undefined : sandboxLaunch(plan, process.execPath, nodeArgs);
+    // In the app, process.execPath is Electron: with the reduced environment it must still start as Node.
+    if (launch !== undefined && process.versions.electron !== undefined) launch.env.ELECTRON_RUN_AS_NODE = '1';
     const child = fork(opts.hostEntry, [], {
       ...(launch === undefined ? { execArgv: nodeArgs } : { execPath: launch.command, execArgv: launch.args, env: launch.env, cwd: launch.cwd }),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -233,7 +235,8 @@ export class ModuleAgentHost {
       case 'export':
       case 'factory':
       case 'act':
-        return new AgentError('model_error', reply.message);
+        // An allocation that failed under the memory cap surfaces as an exception (a Buffer's RangeError).
+        return new AgentError('model_error', withMemoryCapNote(reply.message, this.opts.sandbox?.options));
     }
   }
 

@@ -30,6 +30,7 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { AgentError } from '../../core/errors.js';
 import { AGENT_ENV_ALLOWLIST, describeMemory, type AgentIsolation, type AgentSandboxOptions } from './sandbox-options.js';
+import { processScope, type Release } from '../lifetime.js';
 
 /** Set to `off` to run agents without the sandbox (diagnosis and tests of the `none` level). */
 export const SANDBOX_SWITCH_VARIABLE = 'EMBER_AGENT_SANDBOX';
@@ -119,11 +120,6 @@ function runProbe(): SandboxProbe {
 export function probeSandbox(): SandboxProbe {
   probed ??= runProbe();
   return probed;
-}
-
-/** Forgets the probe (tests that switch EMBER_AGENT_SANDBOX). */
-export function resetSandboxProbe(): void {
-  probed = undefined;
 }
 
 let announced = false;
@@ -269,7 +265,9 @@ export function moduleSandboxPlan(hostEntry: string, folders: readonly string[],
 /** The process environment of an agent: the allowlist, --agent-env names, HOME and TMPDIR. */
 export function agentEnvironment(options: AgentSandboxOptions, tmp: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of [...AGENT_ENV_ALLOWLIST, ...options.env]) {
+  // Windows programs (Node itself) do not start without these.
+  const platform = process.platform === 'win32' ? ['SYSTEMROOT', 'WINDIR', 'PATHEXT', 'COMSPEC'] : [];
+  for (const name of [...AGENT_ENV_ALLOWLIST, ...platform, ...options.env]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
@@ -324,6 +322,15 @@ const SIGXCPU_STATUS = 128 + 24;
 const OUT_OF_MEMORY = /out of memory|MemoryError|Cannot allocate memory|allocation failed|bad_alloc|ENOMEM/i;
 
 /**
+ * An agent's own error message, with the memory cap named when the message
+ * is an allocation failure (the process lived on and reported it itself).
+ */
+export function withMemoryCapNote(message: string, options: AgentSandboxOptions | undefined): string {
+  if (options === undefined || !OUT_OF_MEMORY.test(message)) return message;
+  return `${message} (the agent ran into the memory cap of ${describeMemory(options.memoryBytes)} (--agent-memory))`;
+}
+
+/**
  * Which cap an exited agent process ran into, as a phrase for
  * "agent process exceeded ..." (undefined if none).
  */
@@ -343,23 +350,34 @@ export function exceededCap(options: AgentSandboxOptions, exit: { code: number |
 interface Launched {
   readonly options: AgentSandboxOptions;
   readonly launch: SandboxLaunch;
+  /** Drops the cleanup from the process scope once it ran. */
+  readonly release: Release;
+  /** Whether its stderr ever reported running out of memory (the 4 KiB tail may have lost it). */
+  readonly stderrWatch: { sawOutOfMemory: boolean };
 }
 
 const launched = new WeakMap<object, Launched>();
-const pendingCleanups = new Set<() => void>();
-let cleanupHookInstalled = false;
 
 /** Remembers how a child was launched, for {@link settleLaunch} (child-lifecycle.ts calls it at exit). */
-export function registerLaunch(child: object, options: AgentSandboxOptions, launch: SandboxLaunch): void {
-  launched.set(child, { options, launch });
-  pendingCleanups.add(launch.cleanup);
-  if (!cleanupHookInstalled) {
-    cleanupHookInstalled = true;
-    // An unsandboxed agent's temporary folder must not outlive the evaluator either.
-    process.on('exit', () => {
-      for (const cleanup of pendingCleanups) cleanup();
-    });
-  }
+export function registerLaunch(child: { readonly stderr?: NodeJS.ReadableStream | null }, options: AgentSandboxOptions, launch: SandboxLaunch): void {
+  // An unsandboxed agent's temporary folder must not outlive the evaluator either (lifetime.ts runs it at exit).
+  const cleanup = (): void => {
+    try {
+      launch.cleanup();
+    } catch {
+      // best effort at exit
+    }
+  };
+  // V8 prints its "heap out of memory" before a long native stack trace: watch the whole stream, not the tail.
+  const stderrWatch = { sawOutOfMemory: false };
+  let carry = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderrWatch.sawOutOfMemory) return;
+    const text = carry + chunk.toString('latin1');
+    stderrWatch.sawOutOfMemory = OUT_OF_MEMORY.test(text);
+    carry = text.slice(-64);
+  });
+  launched.set(child, { options, launch, release: processScope.add({ dispose: cleanup, onExit: cleanup }), stderrWatch });
 }
 
 /** At a launched child's exit: removes its temporary folder and names the cap it exceeded, if any. */
@@ -367,11 +385,11 @@ export function settleLaunch(child: object, exit: { code: number | null; signal:
   const entry = launched.get(child);
   if (entry === undefined) return undefined;
   launched.delete(child);
-  pendingCleanups.delete(entry.launch.cleanup);
+  entry.release();
   try {
     entry.launch.cleanup();
   } catch {
     // A temporary folder that cannot be removed is not the episode's failure.
   }
-  return exceededCap(entry.options, exit, stderr());
+  return exceededCap(entry.options, exit, entry.stderrWatch.sawOutOfMemory ? 'out of memory' : stderr());
 }

@@ -9,17 +9,18 @@ import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { randomBytes } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
 import { BASELINE_IDS, type BaselineId } from '../../core/baselines/registry.js';
-import { isEmberError, ValidationError } from '../../core/errors.js';
+import { isEmberError } from '../../core/errors.js';
 import { buildManifest, manifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
 import { expandSeedList } from '../../core/eval/seed-list.js';
-import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_SUITE_DIR, type EnvironmentPack } from '../../core/pack/pack.js';
-import { loadSuite, SUITE_MANIFEST_FILE, type Suite } from '../../core/world/suite.js';
+import type { EnvironmentPack } from '../../core/pack/pack.js';
+import type { Suite } from '../../core/world/suite.js';
 import type { BuiltinAgentInfo, ManifestSummary, PackSummary, ScenarioSummary, SuiteSummary, ValidationReport } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
 import {
   loadStoredManifest,
   loadStoredSuite,
   materializeSuite,
+  packFromFiles,
   readSuiteFolder,
   storedPackFiles,
   storedSuiteFiles,
@@ -189,22 +190,7 @@ export function getPackSummary(archive: Archive, packDigest: string): PackSummar
 /** A stored pack, authenticated from its stored bytes (recompute: every fire world and M* again, as `pack verify`). */
 export function storedPack(archive: Archive, packDigest: string, recompute: boolean): EnvironmentPack {
   getPackSummary(archive, packDigest);
-  const files = storedPackFiles(archive.db, packDigest);
-  const source = `archive:pack/${packDigest.slice(0, 16)}`;
-  const suiteFiles = new Map<string, Uint8Array>();
-  const prefix = `${PACK_SUITE_DIR}/`;
-  for (const [name, bytes] of files) if (name.startsWith(prefix)) suiteFiles.set(name.slice(prefix.length), bytes);
-  const texts = new Map<string, string>();
-  for (const [name, bytes] of suiteFiles) if (name !== SUITE_MANIFEST_FILE) texts.set(name, decoder.decode(bytes));
-  const suiteManifest = suiteFiles.get(SUITE_MANIFEST_FILE);
-  const packText = files.get(PACK_FILE);
-  const manifestFile = files.get(PACK_MANIFEST_FILE);
-  if (suiteManifest === undefined || packText === undefined || manifestFile === undefined) throw new ValidationError(`${source}: incomplete pack (the archive is damaged)`);
-  const suite = loadSuite(decoder.decode(suiteManifest), texts, `${source}/${PACK_SUITE_DIR}`);
-  const suiteFileDigests = new Map([...suiteFiles].map(([name, bytes]) => [name, fileBytesDigest(bytes)]));
-  const pack = authenticatePack({ packText: decoder.decode(packText), manifestText: decoder.decode(manifestFile), suite, suiteFileDigests }, source, { recompute });
-  if (pack.digest !== packDigest) throw new ValidationError(`${source}: pack.json has digest ${pack.digest}, not ${packDigest} (the archive is damaged)`);
-  return pack;
+  return packFromFiles(storedPackFiles(archive.db, packDigest), packDigest, recompute);
 }
 
 function readTree(dir: string): Map<string, Buffer> {

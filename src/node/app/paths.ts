@@ -6,7 +6,7 @@
  */
 
 import { homedir } from 'node:os';
-import { join, posix, win32 } from 'node:path';
+import { posix, win32 } from 'node:path';
 
 export const PRODUCT_NAME = 'EMBER Workbench';
 export const ARCHIVE_FILE_NAME = 'archive.sqlite';
@@ -31,7 +31,7 @@ export function userDataDir(p: PlatformEnv = currentEnv()): string {
     default: {
       // Electron (like Chromium) uses $XDG_CONFIG_HOME or ~/.config on Linux and the BSDs.
       const xdg = p.env['XDG_CONFIG_HOME'];
-      return join(xdg !== undefined && xdg !== '' ? xdg : posix.join(p.home, '.config'), PRODUCT_NAME);
+      return posix.join(xdg !== undefined && xdg !== '' ? xdg : posix.join(p.home, '.config'), PRODUCT_NAME);
     }
   }
 }

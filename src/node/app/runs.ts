@@ -22,14 +22,16 @@ import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
-import { scoreResultText } from '../archive/score-trial.js';
+import { scoreJobOf, scoreOffThread } from '../archive/score-job.js';
 import { insertTrial, setTrialStatus } from '../archive/trials-store.js';
 import type { EntryPoints } from '../entry-points.js';
 import { packScoringContext } from '../eval/evaluate-episode.js';
 import { checkJobs, checkModelId, maxJobs, runEvaluation } from '../eval/runner.js';
 import type { ResourceScope } from '../lifetime.js';
-import { storedManifest, storedPack, storedSuite } from './catalog.js';
+import { getPackSummary, storedManifest, storedPack, storedSuite } from './catalog.js';
 import { ServiceError } from './dispatch.js';
+import { createLiveUsage } from '../agents/openai-chat/live-usage.js';
+import { llmConfigOf, llmSpecOf, liveUsageOf, storeOperationalRecord, type LiveCounter } from './llm-runs.js';
 
 /** What a resume needs, stored with the trial. */
 interface RunConfig {
@@ -38,12 +40,16 @@ interface RunConfig {
   readonly actTimeoutMs: number;
   readonly continueOnFailure: boolean;
   readonly jobs: number;
+  /** Trials of this configuration still to start after this one (runs.start `trials` K: they run one after another). */
+  readonly moreTrials?: number;
 }
 
 export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 /** The least time between two progress events of one run. */
 const PROGRESS_INTERVAL_MS = 250;
+/** How often a language-model run's live token counter is looked at (an event only when it moved). */
+const USAGE_TICK_MS = 500;
 
 interface ActiveRun {
   readonly trialId: number;
@@ -61,6 +67,9 @@ interface ActiveRun {
   timer: NodeJS.Timeout | undefined;
   pending: RunProgressEvent | undefined;
   done: Promise<void>;
+  /** Language-model runs: the live token counter, and the timer that reports it between episodes. */
+  live: LiveCounter | undefined;
+  ticker: NodeJS.Timeout | undefined;
 }
 
 export function agentLabel(agent: AgentChoice): string {
@@ -71,6 +80,8 @@ export function agentLabel(agent: AgentChoice): string {
       return `module:${agent.module}:${agent.exportName}`;
     case 'command':
       return `command:${agent.command}`;
+    case 'openai-chat':
+      return `openai-chat:${typeof agent.config.model === 'string' ? agent.config.model : '?'}`;
   }
 }
 
@@ -92,6 +103,9 @@ function agentSpecOf(agent: AgentChoice): { spec: AgentSpec; agentPaths: readonl
       return { spec: rename('agent.module', () => parseAgentSpec(`${agent.module}:${agent.exportName}`)), agentPaths: agent.agentPaths };
     case 'command':
       return { spec: rename('agent.command', () => parseAgentCommand(agent.command)), agentPaths: agent.agentPaths };
+    case 'openai-chat':
+      // Its spec names the trial's transcript folder and live counter: llmSpecOf (llm-runs.ts) builds it per launch.
+      throw new Error('agentSpecOf: an openai-chat agent is opened with llmSpecOf');
   }
 }
 
@@ -111,6 +125,7 @@ function points(score: string): number {
 
 export class RunManager {
   private readonly active = new Map<number, ActiveRun>();
+  private stopping = false;
 
   constructor(
     private readonly archive: Archive,
@@ -145,9 +160,11 @@ export class RunManager {
     checkModelId(input.modelId);
     const jobs = Math.min(input.jobs, maxJobs());
     checkActTimeout(input.actTimeoutMs);
-    agentSpecOf(input.agent);
-    renameField('agentPaths', 'agent.agentPaths', () => checkAgentPaths(input.agent.kind === 'builtin' ? [] : input.agent.agentPaths));
-    const manifest = storedManifest(this.archive, input.manifestHash);
+    if (input.agent.kind === 'openai-chat') llmConfigOf(input.agent);
+    else agentSpecOf(input.agent);
+    renameField('agentPaths', 'agent.agentPaths', () => checkAgentPaths(input.agent.kind === 'module' || input.agent.kind === 'command' ? input.agent.agentPaths : []));
+    // Both authenticated from the archive before anything starts.
+    storedManifest(this.archive, input.manifestHash);
     let pack = null;
     if (input.packDigest !== null) {
       pack = storedPack(this.archive, input.packDigest, false);
@@ -155,24 +172,31 @@ export class RunManager {
         throw new ServiceError('usage', `packDigest: pack ${pack.packId} is of manifest ${pack.manifestHash}, not of the chosen manifest ${input.manifestHash}`, 'packDigest');
       }
     }
+    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs, moreTrials: input.trials - 1 };
+    return this.startTrial(input.modelId, input.manifestHash, config);
+  }
+
+  /** Creates a trial row (every episode `missing`) and launches its run. */
+  private startTrial(modelId: string, manifestHash: string, config: RunConfig): number {
+    const manifest = storedManifest(this.archive, manifestHash);
     const suite = storedSuite(this.archive, manifest.suite.suite_hash);
-    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs };
+    const pack = config.packDigest === null ? null : getPackSummary(this.archive, config.packDigest);
     const families = new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
     const trialId = this.archive.write((db) =>
       insertTrial(db, {
-        modelId: input.modelId,
+        modelId,
         manifest,
         manifestHash: hashOfManifest(manifest),
-        pack: pack === null ? null : { digest: pack.digest, packId: pack.packId },
+        pack: pack === null ? null : { digest: pack.packDigest, packId: pack.packId },
         status: 'running',
         origin: 'run',
-        agentLabel: agentLabel(input.agent),
+        agentLabel: agentLabel(config.agent),
         runConfig: config,
         families,
       }),
     );
     this.emit('archive.changed', { trialId });
-    this.launch(trialId, config, jobs);
+    this.launch(trialId, config, config.jobs);
     return trialId;
   }
 
@@ -197,6 +221,7 @@ export class RunManager {
 
   /** Cancels every run and waits until each has stopped (their trials become interrupted). */
   async stopAll(): Promise<void> {
+    this.stopping = true;
     const runs = [...this.active.values()];
     for (const r of runs) {
       r.state = 'cancelling';
@@ -210,7 +235,9 @@ export class RunManager {
     const manifest = storedManifest(this.archive, row.manifest_hash);
     const suite = storedSuite(this.archive, manifest.suite.suite_hash);
     const pack = config.packDigest === null ? null : storedPack(this.archive, config.packDigest, false);
-    const { spec, agentPaths } = agentSpecOf(config.agent);
+    const liveBuffer = createLiveUsage();
+    const llm = config.agent.kind === 'openai-chat' ? llmSpecOf(this.archive, config.agent, trialId, liveBuffer) : null;
+    const { spec, agentPaths } = llm === null ? agentSpecOf(config.agent) : { spec: llm.spec, agentPaths: [] };
     const suiteDir = materializeSuite(this.archive.db, suite.hash, this.archive.cacheDir);
     const run: ActiveRun = {
       trialId,
@@ -228,8 +255,19 @@ export class RunManager {
       timer: undefined,
       pending: undefined,
       done: Promise.resolve(),
+      live: llm === null ? undefined : { buffer: liveBuffer, config: llm.config },
+      ticker: undefined,
     };
     this.active.set(trialId, run);
+    if (run.live !== undefined) {
+      let calls = 0;
+      run.ticker = setInterval(() => {
+        const now = liveUsageOf(run.live!).calls;
+        if (now === calls) return;
+        calls = now;
+        this.progress(run, { state: 'running' }, false);
+      }, USAGE_TICK_MS);
+    }
     const sink = new ArchiveSink(this.archive, trialId, {
       committed: (entry) => {
         if (entry.kind === 'episode' && entry.scoring?.score != null) {
@@ -237,10 +275,8 @@ export class RunManager {
           run.scoreCount += 1;
         }
       },
-      score: (text) => {
-        // The report is what `emberbench score` writes for this result (CPU-bound: a replay of every record and the bootstrap).
-        return Promise.resolve(scoreResultText(text, `trial ${trialId}`, { suite, pack }));
-      },
+      // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the scoring worker.
+      score: (text) => scoreOffThread(this.entryPoints.scoringWorker, scoreJobOf(this.archive.db, text, `trial ${trialId}`, suite.hash, config.packDigest)),
     });
     run.done = runEvaluation({
       suite,
@@ -267,9 +303,29 @@ export class RunManager {
         this.progress(run, { state: 'running', episode: { index: p.index, scenarioId: p.scenarioId, status: p.status, detail } }, false);
       },
     }).then(
-      (summary) => {
+      async (summary) => {
         run.finished = summary.completedEpisodes + summary.failedEpisodes;
+        if (llm !== null) {
+          // The operational record, from the transcripts of the episodes the result holds, before the run is reported ended.
+          try {
+            await storeOperationalRecord(this.archive, trialId, row.model_id, llm.config, summary);
+            this.emit('archive.changed', { trialId });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            this.end(run, { state: 'failed', error: { kind: isEmberError(error) ? error.kind : 'internal', message: `operational record: ${message}` } });
+            return;
+          }
+        }
         this.end(run, { state: summary.complete ? 'complete' : 'incomplete' });
+        // The next of K trials, unless the services are stopping (a cancel or a failure ends the series).
+        const more = config.moreTrials ?? 0;
+        if (more > 0 && !this.stopping) {
+          try {
+            this.startTrial(row.model_id, row.manifest_hash, { ...config, moreTrials: more - 1 });
+          } catch {
+            // the archive is closing
+          }
+        }
       },
       (error: unknown) => {
         // The sink marked the trial interrupted (or it never started); make sure of it.
@@ -298,6 +354,7 @@ export class RunManager {
       elapsedMs: Math.round(performance.now() - run.began),
       etaMs: Math.round(run.etaMs),
       runningScore: run.scoreCount === 0 ? null : (run.scoreSum / run.scoreCount).toFixed(2),
+      ...(run.live === undefined ? {} : { usage: liveUsageOf(run.live) }),
       ...extra,
     };
   }
@@ -328,6 +385,8 @@ export class RunManager {
   }
 
   private end(run: ActiveRun, extra: Pick<RunProgressEvent, 'state'> & Partial<RunProgressEvent>): void {
+    if (run.ticker !== undefined) clearInterval(run.ticker);
+    run.ticker = undefined;
     this.active.delete(run.trialId);
     this.progress(run, { ...extra, etaMs: 0 }, true);
   }

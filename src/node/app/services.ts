@@ -15,8 +15,9 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
-import { importResultText, exportTrial } from '../archive/archive-io.js';
+import { commitImports, exportTrial, prepareImportOffThread } from '../archive/archive-io.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, listEpisodes, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
@@ -37,6 +38,9 @@ import {
   verifyStoredPack,
 } from './catalog.js';
 import { ServiceError, type Handlers } from './dispatch.js';
+import { generateHandlers } from './generate-handlers.js';
+import { transcriptLines } from './llm-runs.js';
+import { reviewHandlers } from './review-handlers.js';
 import { RunManager } from './runs.js';
 
 export interface WorkbenchServicesOptions {
@@ -146,16 +150,27 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
     },
-    'archive.import': ({ fileName, text }) => {
-      // Authentication replays every record on this thread: seconds for a large result (see docs/archive.md).
-      const outcome = importResultText(archive, fileName, text);
-      if (!outcome.duplicate) changed(outcome.trialId);
-      return Promise.resolve(outcome);
+    'archive.import': async ({ fileName, text }) => {
+      // Authentication replays every record: in the scoring worker, so the caller's loop stays free.
+      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.scoringWorker);
+      if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
+      const [outcome] = commitImports(archive, [prepared]);
+      if (!outcome!.duplicate) changed(outcome!.trialId);
+      return outcome!;
     },
     'archive.export': async ({ trialId, outDir }) => {
       requireTrial(archive, trialId);
       return exportTrial(archive, trialId, outDir);
     },
+    'episodes.transcript': async ({ trialId, index }) => {
+      const row = requireTrial(archive, trialId);
+      const agent = row.run_config === null ? undefined : (JSON.parse(row.run_config) as { agent?: { kind?: string } }).agent;
+      if (agent?.kind !== 'openai-chat') throw new ServiceError('not_found', `trialId: trial ${trialId} has no transcripts (only language-model trials run here do)`, 'trialId');
+      return { lines: await transcriptLines(archive, trialId, index) };
+    },
+    ...reviewHandlers(archive),
+    // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
+    ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };
 
   let disposed: Promise<void> | undefined;

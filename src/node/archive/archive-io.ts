@@ -4,7 +4,9 @@
  * Import takes an evaluation result made by the CLI: it must target a suite
  * the archive holds, it is authenticated from scratch like `evaluation
  * verify` (every record replayed, every metric recomputed) and scored like
- * `score --suite` (unofficial); only then is anything written, in one
+ * `score --pack` (official) when its manifest is that of exactly one stored
+ * environment pack, else like `score --suite` (unofficial); only then is
+ * anything written, in one
  * transaction. A file that fails is refused whole with the reason; the same
  * bytes imported twice are found by their digest.
  *
@@ -25,6 +27,7 @@ import { getArtifact, sha256OfBytes, utf8 } from './artifacts.js';
 import type { Archive } from './archive.js';
 import { hasSuite, loadStoredManifest, loadStoredSuite, storeManifest } from './inputs-store.js';
 import { getTrialDbRow } from './queries.js';
+import { runScoreJob, scoreJobOf, scoreOffThread } from './score-job.js';
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
 import { insertTrial, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
 
@@ -41,6 +44,9 @@ export interface PreparedImport {
   readonly text: string;
   readonly digest: string;
   readonly result: EvaluationResult;
+  readonly suiteHash: string;
+  /** The one stored pack of the result's manifest (scored official against it), or null (unofficial). */
+  readonly pack: { readonly digest: string; readonly packId: string } | null;
   readonly families: ReadonlyMap<string, string>;
   readonly scored: ScoredTrial;
 }
@@ -50,6 +56,41 @@ function trialOfDigest(archive: Archive, digest: string): number | undefined {
   return row?.trial_id;
 }
 
+interface CheckedImport {
+  readonly fileName: string;
+  readonly text: string;
+  readonly digest: string;
+  readonly result: EvaluationResult;
+  readonly suiteHash: string;
+  readonly pack: { readonly digest: string; readonly packId: string } | null;
+}
+
+/** The pack to score an import against: the stored pack of its manifest when there is exactly one (two would make the choice arbitrary). */
+function packOfManifest(archive: Archive, manifestHash: string): { digest: string; packId: string } | null {
+  const rows = archive.db.prepare('SELECT pack_digest, pack_id FROM packs WHERE manifest_hash = ? ORDER BY pack_digest LIMIT 2').all(manifestHash) as { pack_digest: string; pack_id: string }[];
+  return rows.length === 1 ? { digest: rows[0]!.pack_digest, packId: rows[0]!.pack_id } : null;
+}
+
+/** The quick checks of an import: a duplicate by digest, a strict parse, a suite the archive holds. */
+function checkImport(archive: Archive, fileName: string, text: string): CheckedImport | { readonly duplicate: number } {
+  const digest = sha256OfBytes(utf8(text));
+  const existing = trialOfDigest(archive, digest);
+  if (existing !== undefined) return { duplicate: existing };
+  const result = parseResultText(text, fileName);
+  const suiteRef = result.manifest.suite;
+  if (!hasSuite(archive.db, suiteRef.suite_hash)) {
+    throw new ValidationError(
+      `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
+    );
+  }
+  return { fileName, text, digest, result, suiteHash: suiteRef.suite_hash, pack: packOfManifest(archive, result.manifest_hash) };
+}
+
+function withFamilies(archive: Archive, c: CheckedImport, scored: ScoredTrial): PreparedImport {
+  const suite = loadStoredSuite(archive.db, c.suiteHash);
+  return { ...c, families: new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily])), scored };
+}
+
 /**
  * Authenticates and scores one evaluation result text without writing
  * anything; throws (ValidationError, or MismatchError for a replay
@@ -57,22 +98,19 @@ function trialOfDigest(archive: Archive, digest: string): number | undefined {
  * bytes are already archived needs no work: `duplicate` names its trial.
  */
 export function prepareImport(archive: Archive, fileName: string, text: string): PreparedImport | { readonly duplicate: number } {
-  const { db } = archive;
-  const digest = sha256OfBytes(utf8(text));
-  const existing = trialOfDigest(archive, digest);
-  if (existing !== undefined) return { duplicate: existing };
-  const result = parseResultText(text, fileName);
-  const suiteRef = result.manifest.suite;
-  if (!hasSuite(db, suiteRef.suite_hash)) {
-    throw new ValidationError(
-      `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
-    );
-  }
-  const suite = loadStoredSuite(db, suiteRef.suite_hash);
+  const c = checkImport(archive, fileName, text);
+  if ('duplicate' in c) return c;
   // The long part: every record replayed, every metric recomputed, the report built.
-  const scored = scoreResultText(text, fileName, { suite, pack: null });
-  const families = new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
-  return { fileName, text, digest, result, families, scored };
+  const scored = c.pack === null ? scoreResultText(text, fileName, { suite: loadStoredSuite(archive.db, c.suiteHash), pack: null }) : runScoreJob(scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack.digest));
+  return withFamilies(archive, c, scored);
+}
+
+/** prepareImport with the authentication and scoring in the scoring worker (`scoringWorker`, else a later turn of this thread). */
+export async function prepareImportOffThread(archive: Archive, fileName: string, text: string, scoringWorker: string | undefined): Promise<PreparedImport | { readonly duplicate: number }> {
+  const c = checkImport(archive, fileName, text);
+  if ('duplicate' in c) return c;
+  const scored = await scoreOffThread(scoringWorker, scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack?.digest ?? null));
+  return withFamilies(archive, c, scored);
 }
 
 /** Writes prepared imports, all in one transaction; returns their trial IDs (an identical file imported twice in one batch is one trial). */
@@ -87,7 +125,7 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
         modelId: result.model_id,
         manifest: result.manifest,
         manifestHash,
-        pack: null,
+        pack: p.pack,
         status: 'running',
         origin: 'import',
         agentLabel: 'imported',
@@ -119,7 +157,7 @@ export function importResultText(archive: Archive, fileName: string, text: strin
 export function trialFiles(archive: Archive, trialId: number): Map<string, Buffer> {
   const { db } = archive;
   const row = getTrialDbRow(db, trialId);
-  if (row === undefined) throw new ValidationError(`trialId: no trial ${trialId} in the archive`);
+  if (row === undefined) throw new ValidationError(`there is no trial ${trialId} in the archive`);
   const files = new Map<string, Buffer>();
   if (row.result_digest !== null) {
     files.set(EXPORT_FILES.result, getArtifact(db, row.result_digest));

@@ -21,7 +21,8 @@ export type ArtifactKind =
   | 'score-report'
   | 'summary'
   | 'statistics'
-  | 'operational';
+  | 'operational'
+  | 'generation-record';
 
 /** Kinds stored deflated: large, repetitive JSON. */
 const COMPRESSED: ReadonlySet<ArtifactKind> = new Set<ArtifactKind>(['record', 'result']);

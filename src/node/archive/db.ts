@@ -21,6 +21,21 @@ import { ARCHIVE_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+/**
+ * The compiled better-sqlite3 module to load instead of the one in
+ * node_modules. The Electron main process sets it to the build made for
+ * Electron's ABI (scripts/electron-native.js); Node processes leave it unset.
+ */
+let nativeBinding: string | undefined;
+
+export function useSqliteNativeBinding(path: string): void {
+  nativeBinding = path;
+}
+
+function binding(): { nativeBinding?: string } {
+  return nativeBinding === undefined ? {} : { nativeBinding };
+}
+
 export interface OpenOptions {
   /** 'write' takes the writer lock and migrates; 'read' opens read-only (the file must exist at the current version). */
   readonly mode: 'write' | 'read';
@@ -47,7 +62,7 @@ function inUse(path: string): OutputError {
 
 /** The writer lock: an exclusive lock on `<path>-lock`, held until `close()` or the process ends. */
 function takeWriterLock(path: string, timeoutMs: number): Db {
-  const lock = new Database(`${path}-lock`, { timeout: timeoutMs });
+  const lock = new Database(`${path}-lock`, { timeout: timeoutMs, ...binding() });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('CREATE TABLE IF NOT EXISTS owner (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL)');
@@ -114,7 +129,7 @@ export function openArchiveFile(path: string, options: OpenOptions): OpenedArchi
     if (!existsSync(path)) throw new ValidationError(`${path}: no archive here (run or import something first)`);
     let db: Db;
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs, ...binding() });
     } catch (error) {
       throw new ValidationError(`${path}: cannot open the archive (${error instanceof Error ? error.message : String(error)})`);
     }
@@ -131,7 +146,7 @@ export function openArchiveFile(path: string, options: OpenOptions): OpenedArchi
   const lock = takeWriterLock(path, Math.min(timeoutMs, 2000));
   let db: Db | undefined;
   try {
-    db = new Database(path, { timeout: timeoutMs });
+    db = new Database(path, { timeout: timeoutMs, ...binding() });
     configure(db, timeoutMs);
     readVersion(db, path);
     db.pragma('journal_mode = WAL');

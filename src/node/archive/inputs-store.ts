@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { manifestHash, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
-import type { EnvironmentPack } from '../../core/pack/pack.js';
+import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_SUITE_DIR, type EnvironmentPack } from '../../core/pack/pack.js';
 import { SUITE_MANIFEST_FILE, loadSuite, type Suite } from '../../core/world/suite.js';
 import { loadSuiteDir } from '../inputs.js';
 import { getArtifact, putArtifact, putText } from './artifacts.js';
@@ -40,7 +40,7 @@ export function readSuiteFolder(dir: string): { suite: Suite; files: Map<string,
   return { suite, files };
 }
 
-function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: string): Suite {
+export function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: string): Suite {
   const manifest = files.get(SUITE_MANIFEST_FILE);
   if (manifest === undefined) throw new ValidationError(`${source}/${SUITE_MANIFEST_FILE}: suite manifest does not exist`);
   const texts = new Map<string, string>();
@@ -152,4 +152,20 @@ export function storedPackFiles(db: Db, packDigest: string): Map<string, Buffer>
   const rows = db.prepare('SELECT name, digest FROM pack_files WHERE pack_digest = ? ORDER BY name').all(packDigest) as { name: string; digest: string }[];
   if (rows.length === 0) throw new ValidationError(`archive: pack ${packDigest} has no stored files`);
   return new Map(rows.map((r) => [r.name, getArtifact(db, r.digest)]));
+}
+
+/** A pack from its files (pack.json, manifest.json, suite/...), authenticated like a pack folder; its digest must be `packDigest`. */
+export function packFromFiles(files: ReadonlyMap<string, Uint8Array>, packDigest: string, recompute: boolean): EnvironmentPack {
+  const source = `archive:pack/${packDigest.slice(0, 16)}`;
+  const prefix = `${PACK_SUITE_DIR}/`;
+  const suiteFiles = new Map<string, Uint8Array>();
+  for (const [name, bytes] of files) if (name.startsWith(prefix)) suiteFiles.set(name.slice(prefix.length), bytes);
+  const packText = files.get(PACK_FILE);
+  const manifestFile = files.get(PACK_MANIFEST_FILE);
+  if (packText === undefined || manifestFile === undefined) throw new ValidationError(`${source}: incomplete pack (the archive is damaged)`);
+  const suite = suiteFromFiles(suiteFiles, `${source}/${PACK_SUITE_DIR}`);
+  const suiteFileDigests = new Map([...suiteFiles].map(([name, bytes]) => [name, fileBytesDigest(bytes)]));
+  const pack = authenticatePack({ packText: decoder.decode(packText), manifestText: decoder.decode(manifestFile), suite, suiteFileDigests }, source, { recompute });
+  if (pack.digest !== packDigest) throw new ValidationError(`${source}: pack.json has digest ${pack.digest}, not ${packDigest} (the archive is damaged)`);
+  return pack;
 }

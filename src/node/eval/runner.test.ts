@@ -260,14 +260,17 @@ describe('runEvaluation with other sinks', () => {
   it('tells the sink when the run stops, and disposes its scope (no agent process outlives it)', async () => {
     const scope = ResourceScope.root();
     let stoppedWith: unknown;
+    let committedAtStop: number[] = [];
     const sink = new (class extends MemorySink {
-      override stopped(error: unknown): Promise<void> {
+      override stopped(error: unknown, state: SinkState): Promise<void> {
         stoppedWith = error;
-        return super.stopped(error);
+        committedAtStop = state.result().episodes.map((e) => e.index);
+        return super.stopped(error, state);
       }
     })();
     const error = await rejection(runEvaluation({ ...options(join(freshDir(), 'unused.json')), sink, scope, agent: parseAgentSpec('eval_agents:makeThrowsOnTrap') }));
     expect(stoppedWith).toBe(error);
+    expect(committedAtStop).toEqual([0, 1]);
     expect(scope.size).toBe(0);
   });
 });

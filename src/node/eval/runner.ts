@@ -250,7 +250,8 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     executor = await openExecutor(opts, Math.min(opts.jobs, queue.length), scope, queue.length);
   } catch (error) {
     await scope.dispose();
-    await sink.stopped(error);
+    // The run's own error is the one reported; a sink that cannot wrap up keeps what it committed.
+    await sink.stopped(error, sinkState(run, committed, declared)).catch(() => undefined);
     throw error;
   }
   let stopError: unknown;
@@ -267,14 +268,23 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
   };
   const onAbort = (): void => stop(interrupted());
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort while the executor was opening (workers starting) fired before this listener existed.
+  if (opts.signal?.aborted === true) stop(interrupted());
 
   // Commits are chained: one at a time, in finishing order; a failed commit
   // fails every later one, so nothing is committed after a gap.
   const commit = (entry: SinkEntry): Promise<number> => {
     const turn = committing.then(async () => {
-      if (entry.kind === 'episode') committed.set(entry.episode.index, entry.episode);
-      else declared.set(entry.failure.index, entry.failure);
-      await sink.commit(entry, sinkState(run, committed, declared));
+      const map: Map<number, unknown> = entry.kind === 'episode' ? committed : declared;
+      const index = entry.kind === 'episode' ? entry.episode.index : entry.failure.index;
+      if (entry.kind === 'episode') committed.set(index, entry.episode);
+      else declared.set(index, entry.failure);
+      try {
+        await sink.commit(entry, sinkState(run, committed, declared));
+      } catch (error) {
+        map.delete(index); // not committed: the state the sink is told about at the end must not hold it
+        throw error;
+      }
       return committed.size + declared.size;
     });
     committing = turn.then(() => undefined);
@@ -333,7 +343,7 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     await scope.dispose();
   }
   if (stopped) {
-    await sink.stopped(stopError);
+    await sink.stopped(stopError, sinkState(run, committed, declared)).catch(() => undefined);
     throw stopError;
   }
   return finishRun(ran);

@@ -28,9 +28,11 @@
  * 3. `finish(final)` -- once, when every queued episode has run (the
  *    result may still be incomplete: declared failures), also when nothing
  *    was left to run after a resume. Not called when the run stops early.
- * 4. `stopped(error)` -- instead of `finish`, when the run stops on an
- *    error or an interruption after `resumeState` succeeded; what was
- *    committed stays committed (it is what a later resume continues).
+ * 4. `stopped(error, state)` -- instead of `finish`, when the run stops on
+ *    an error or an interruption after `resumeState` succeeded; `state` is
+ *    what was committed (a failed commit's entry is not in it). What was
+ *    committed stays committed: it is what a later resume continues. An
+ *    error thrown here is ignored: the run's own error is the one thrown.
  *
  * A sink is used for one run only.
  */
@@ -88,7 +90,7 @@ export interface ResultSink {
   resumeState(run: SinkRun): Promise<ResumeState>;
   commit(entry: SinkEntry, state: SinkState): Promise<void>;
   finish(final: SinkFinal): Promise<void>;
-  stopped(error: unknown): Promise<void>;
+  stopped(error: unknown, state: SinkState): Promise<void>;
 }
 
 /**
@@ -115,7 +117,7 @@ export class MemorySink implements ResultSink {
     return Promise.resolve();
   }
 
-  stopped(_error: unknown): Promise<void> {
+  stopped(_error: unknown, _state: SinkState): Promise<void> {
     return Promise.resolve();
   }
 
@@ -152,3 +154,4 @@ export function sinkFinal(state: SinkState): SinkFinal {
 }
 
 export { FileCheckpointSink, type FileCheckpointOptions } from './file-sink.js';
+export { JournalCheckpointSink, journalPath } from './journal-sink.js';

@@ -11,7 +11,7 @@ import type { Shard } from '../../core/eval/shard.js';
 import type { Suite } from '../../core/world/suite.js';
 import { agentModuleInputs, type AgentSpec } from '../agents/spec.js';
 import type { EntryPoints } from '../entry-points.js';
-import { FileCheckpointSink } from '../eval/file-sink.js';
+import { JournalCheckpointSink } from '../eval/journal-sink.js';
 import { checkModelId, runEvaluation, type EvaluationProgress, type EvaluationRunSummary } from '../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { loadSuiteDir, readTextInput } from '../inputs.js';
@@ -65,9 +65,11 @@ export interface EvaluationFileOptions {
 }
 
 /**
- * Runs an evaluation into a result file (FileCheckpointSink). Order: the
- * model ID (exit 2), the suite and manifest (exit 3), then the runner's
- * checks and the checkpoint's (see runner.ts, file-sink.ts).
+ * Runs an evaluation into a result file, journaled while it runs
+ * (JournalCheckpointSink: OUT.journal gets one fsynced line per episode, OUT
+ * is written at the end, or with the partial result when the run stops on
+ * an error). Order: the model ID (exit 2), the suite and manifest (exit 3),
+ * then the runner's checks and the checkpoint's (runner.ts, journal-sink.ts).
  */
 export async function runEvaluationToFile(opts: EvaluationFileOptions): Promise<{ readonly suite: Suite; readonly summary: EvaluationRunSummary }> {
   checkModelId(opts.modelId);
@@ -84,7 +86,7 @@ export async function runEvaluationToFile(opts: EvaluationFileOptions): Promise<
     agentPaths: opts.agentPaths,
     actTimeoutMs: opts.actTimeoutMs,
     sandbox: opts.sandbox,
-    sink: new FileCheckpointSink({ path: opts.out, inputs, resume: opts.resume, existsHint: opts.existsHint, scope: opts.scope }),
+    sink: new JournalCheckpointSink({ path: opts.out, inputs, resume: opts.resume, existsHint: opts.existsHint, scope: opts.scope }),
     continueOnFailure: opts.continueOnFailure,
     jobs: opts.jobs,
     entryPoints: opts.entryPoints,

@@ -10,6 +10,10 @@ import { ManifestsView } from '../views/ManifestsView.js';
 import { RunView } from '../views/RunView.js';
 import { TrialsView } from '../views/TrialsView.js';
 import { TrialView } from '../views/TrialView.js';
+import { ReplayView } from '../replay/ReplayView.js';
+import { CompareView } from '../review/CompareView.js';
+import { LeaderboardView } from '../review/LeaderboardView.js';
+import { GenerateView } from '../views/GenerateView.js';
 
 export interface Navigate {
   (location: Location): void;
@@ -42,6 +46,8 @@ export function App() {
 
   useEffect(() => {
     document.querySelector<HTMLElement>('main h1')?.focus();
+    const label = location.view === 'trial' ? `Trial ${location.trialId}` : VIEWS.find((v) => v.id === location.view)?.label;
+    document.title = label === undefined ? 'EMBER Workbench' : `${label} · EMBER Workbench`;
   }, [location]);
 
   const running = runs.data?.length ?? 0;
@@ -80,5 +86,13 @@ function renderView(location: Location, go: Navigate, defaultJobs: number | null
       return <TrialsView go={go} />;
     case 'trial':
       return <TrialView trialId={location.trialId} go={go} />;
+    case 'replay':
+      return <ReplayView key={`${location.trialId}/${location.index}`} trialId={location.trialId} index={location.index} go={go} />;
+    case 'compare':
+      return <CompareView />;
+    case 'leaderboard':
+      return <LeaderboardView go={go} />;
+    case 'generate':
+      return <GenerateView go={go} />;
   }
 }

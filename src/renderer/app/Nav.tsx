@@ -5,7 +5,7 @@ import { VIEWS, type Location, type ViewId } from './views.js';
 
 export function Nav({ location, onGo, running }: { location: Location; onGo: (view: ViewId) => void; running: number }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const active = location.view === 'trial' ? 'trials' : location.view;
+  const active = location.view === 'trial' || location.view === 'replay' ? 'trials' : location.view;
 
   function onKeyDown(event: KeyboardEvent, index: number) {
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;

@@ -6,12 +6,18 @@ export const VIEWS = [
   { id: 'manifests', label: 'Manifests', key: '3' },
   { id: 'run', label: 'Run', key: '4' },
   { id: 'trials', label: 'Trials', key: '5' },
+  { id: 'compare', label: 'Compare', key: '6' },
+  { id: 'leaderboard', label: 'Leaderboard', key: '7' },
+  { id: 'generate', label: 'Generate', key: '8' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 
 /** Where the app is: a view, or one trial's page. */
-export type Location = { readonly view: ViewId } | { readonly view: 'trial'; readonly trialId: number };
+export type Location =
+  | { readonly view: ViewId }
+  | { readonly view: 'trial'; readonly trialId: number }
+  | { readonly view: 'replay'; readonly trialId: number; readonly index: number };
 
 const STORAGE_KEY = 'ember.location';
 
@@ -25,6 +31,8 @@ export function loadLocation(): Location {
     if (typeof raw === 'object' && raw !== null) {
       const { view, trialId } = raw as { view?: unknown; trialId?: unknown };
       if (view === 'trial' && typeof trialId === 'number' && Number.isInteger(trialId) && trialId > 0) return { view, trialId };
+      const { index } = raw as { index?: unknown };
+      if (view === 'replay' && typeof trialId === 'number' && Number.isInteger(trialId) && trialId > 0 && typeof index === 'number' && Number.isInteger(index) && index >= 0) return { view, trialId, index };
       if (isViewId(view)) return { view };
     }
   } catch {

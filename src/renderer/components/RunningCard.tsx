@@ -5,6 +5,7 @@ import type { RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
 import { useEvent } from '../app/api-context.js';
 import { ProgressBar } from './ProgressBar.js';
 import { duration, points } from './format.js';
+import { UsageCounter } from './UsageCounter.js';
 
 export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunStatus; onOpen?: () => void; onCancel?: () => void; cancelling?: boolean }) {
   const [last, setLast] = useState<RunProgressEvent | null>(null);
@@ -42,6 +43,7 @@ export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunSta
         <span>running score {last?.runningScore === undefined || last.runningScore === null ? '–' : points(last.runningScore)}</span>
         {last?.episode !== undefined && <span className="muted">last: {last.episode.scenarioId} {last.episode.status}</span>}
       </div>
+      <UsageCounter usage={last?.usage} />
     </div>
   );
 }

@@ -56,6 +56,11 @@ export function VirtualTable<T, S extends string>({
     if (total > 0) rows.ensure(first, last);
   }, [rows, first, last, total]);
   const template = columns.map((c) => c.width).join(' ');
+  // A new order starts at its top (deliberately not on every render: only sort is a dependency).
+  useEffect(() => {
+    setActive(0);
+    virtualizer.scrollToOffset(0);
+  }, [sort.column, sort.direction]);
 
   function move(to: number) {
     const next = Math.max(0, Math.min(total - 1, to));

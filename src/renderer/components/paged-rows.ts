@@ -49,15 +49,14 @@ export function usePagedRows<T>(fetchPage: (offset: number, limit: number) => Pr
   }, []);
 
   const reset = useCallback(
-    (keepTotal: boolean) => {
+    (keepPages: boolean) => {
       const seen = [...pages.current.keys()];
       generation.current++;
       inFlight.current.clear();
-      if (!keepTotal) {
-        pages.current.clear();
-        setTotal(null);
-      }
-      for (const p of seen.length === 0 || !keepTotal ? [0] : seen) load(p);
+      // A new sort or filter drops the rows but keeps the last total, so the
+      // table stays mounted (and keeps focus) with placeholders until page 0 lands.
+      if (!keepPages) pages.current.clear();
+      for (const p of seen.length === 0 || !keepPages ? [0] : seen) load(p);
     },
     [load],
   );

@@ -16,7 +16,12 @@ function httpFailure(status: number): ApiResult<never> {
   return fail('internal', `The workbench server answered HTTP ${status}. Reload the page; if it persists, restart \`emberbench serve\`.`);
 }
 
-export function createHttpTransport(base: string = ''): Transport {
+/**
+ * `base` is the server's origin ('' in the page: same origin); `headers` are
+ * added to every call (a Bearer token where no cookie jar exists, as in a
+ * Node test).
+ */
+export function createHttpTransport(base: string = '', headers: Readonly<Record<string, string>> = {}): Transport {
   let source: EventSource | null = null;
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
 
@@ -32,7 +37,7 @@ export function createHttpTransport(base: string = ''): Transport {
         response = await fetch(base + CALL_PATH_PREFIX + encodeURIComponent(name), {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
+          headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify(input ?? {}),
         });
       } catch {
@@ -52,9 +57,10 @@ export function createHttpTransport(base: string = ''): Transport {
         listeners.set(event, fresh);
         set = fresh;
         eventSource().addEventListener(event, (message) => {
+          const data = (message as { data?: unknown }).data;
           let payload: unknown;
           try {
-            payload = JSON.parse((message as MessageEvent<string>).data);
+            payload = JSON.parse(typeof data === 'string' ? data : '');
           } catch {
             return; // a malformed event is dropped; the next one carries the full state
           }

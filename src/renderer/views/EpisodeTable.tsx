@@ -25,12 +25,13 @@ const COLUMNS: readonly Column<EpisodeRow, EpisodeSort>[] = [
   { id: 'termination', label: 'End', width: 'minmax(110px, 1fr)', render: (e) => e.termination ?? '–' },
 ];
 
-export function EpisodeTable({ trialId }: { trialId: number }) {
+/** `onOpen`: a click (or Enter) on an episode row, e.g. to open its replay. */
+export function EpisodeTable({ trialId, families, onOpen }: { trialId: number; families: readonly string[]; onOpen?: (row: EpisodeRow) => void }) {
   const api = useApi();
   const [sort, setSort] = useState<SortState<EpisodeSort>>({ column: 'index', direction: 'asc' });
   const [status, setStatus] = useState<'' | EpisodeStatus>('');
   const [family, setFamily] = useState('');
-  const filter = { ...(status !== '' ? { status } : {}), ...(family.trim() !== '' ? { family: family.trim() } : {}) };
+  const filter = { ...(status !== '' ? { status } : {}), ...(family !== '' ? { family } : {}) };
   const rows = usePagedRows((offset, limit) => api['episodes.list']({ trialId, sort: sort.column, direction: sort.direction, filter, offset, limit }), JSON.stringify([trialId, sort, filter]));
   return (
     <div className="card">
@@ -50,7 +51,14 @@ export function EpisodeTable({ trialId }: { trialId: number }) {
           </label>
           <label>
             Family
-            <input type="search" value={family} onChange={(e) => setFamily(e.target.value)} placeholder="exact family name" />
+            <select value={family} onChange={(e) => setFamily(e.target.value)}>
+              <option value="">any</option>
+              {families.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
           </label>
           <span className="muted">{rows.total === null ? '' : `${rows.total.toLocaleString()} episodes`}</span>
         </div>
@@ -59,7 +67,7 @@ export function EpisodeTable({ trialId }: { trialId: number }) {
       {rows.total === 0 ? (
         <p className="muted">No episode matches.</p>
       ) : (
-        <VirtualTable label="episodes" columns={COLUMNS} rows={rows} sort={sort} onSort={setSort} rowKey={(e) => `${e.trialId}-${e.index}`} height={420} />
+        <VirtualTable label="episodes" columns={COLUMNS} rows={rows} sort={sort} onSort={setSort} rowKey={(e) => `${e.trialId}-${e.index}`} height={420} onOpen={onOpen} />
       )}
     </div>
   );

@@ -13,14 +13,7 @@ import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Field } from '../components/Field.js';
 import { Busy } from '../components/ProgressBar.js';
 import { count, shortHash } from '../components/format.js';
-
-/** The seeds box: decimal seeds and inclusive ranges `A..B`, separated by commas, spaces or lines. */
-export function splitSeeds(text: string): string[] {
-  return text
-    .split(/[\s,;]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
+import { splitSeeds } from './seeds.js';
 
 export function ManifestsView({ go }: { go: Navigate }) {
   const api = useApi();

@@ -5,10 +5,11 @@ import { useAction, useApi, useQuery } from '../app/api-context.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Field } from '../components/Field.js';
 import { count, shortHash } from '../components/format.js';
-import { AgentFields, EMPTY_AGENT, agentChoice, type AgentDraft } from './AgentFields.js';
+import type { ApiError } from '../../shared/api/result.js';
+import { AgentFields, EMPTY_AGENT, agentChoice, isApiError, type AgentDraft } from './AgentFields.js';
 
 /** Fields the form shows; an error naming another field is shown above the Start button. */
-const FORM_FIELDS = ['manifestHash', 'packDigest', 'agent', 'modelId', 'jobs', 'actTimeoutMs'];
+const FORM_FIELDS = ['manifestHash', 'packDigest', 'agent', 'modelId', 'jobs', 'actTimeoutMs', 'trials'];
 
 export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null; onStarted: (trialId: number) => void }) {
   const api = useApi();
@@ -21,16 +22,19 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
   const [modelId, setModelId] = useState('');
   const [jobs, setJobs] = useState('');
   const [deadline, setDeadline] = useState('30');
+  const [trials, setTrials] = useState('1');
   const start = useAction<{ trialId: number }>();
+  const [localError, setLocalError] = useState<ApiError | null>(null);
 
   const builtins = agents.data?.builtins ?? [];
   const chosenManifest = manifestHash !== '' ? manifestHash : (manifests.data?.[0]?.manifestHash ?? '');
   const packsOfManifest = (packs.data ?? []).filter((p) => p.manifestHash === chosenManifest);
   const choice = agentChoice(agent, builtins);
-  // A baseline's model ID defaults to its own name, as in the README's examples.
-  const model = modelId.trim() !== '' ? modelId.trim() : choice.kind === 'builtin' ? choice.id : '';
+  // The model ID defaults to a baseline's own name (as in the README's examples) or the language model's name.
+  const defaultModel = isApiError(choice) ? '' : choice.kind === 'builtin' ? choice.id : choice.kind === 'openai-chat' && typeof choice.config.model === 'string' ? choice.config.model : '';
+  const model = modelId.trim() !== '' ? modelId.trim() : defaultModel;
   const jobsValue = jobs.trim() === '' ? (defaultJobs ?? 1) : Number(jobs);
-  const error = start.error;
+  const error = localError ?? start.error;
   const generalError = error !== null && (error.field === undefined || !FORM_FIELDS.some((f) => error.field === f || error.field!.startsWith(f + '.'))) ? error : null;
 
   return (
@@ -38,6 +42,8 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
       className="card form run-form"
       onSubmit={(e) => {
         e.preventDefault();
+        setLocalError(isApiError(choice) ? choice : null);
+        if (isApiError(choice)) return;
         void start
           .run(() =>
             api['runs.start']({
@@ -47,6 +53,7 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
               modelId: model,
               jobs: jobsValue,
               actTimeoutMs: Math.round(Number(deadline) * 1000),
+              trials: Number(trials),
             }),
           )
           .then((r) => r && onStarted(r.trialId));
@@ -81,7 +88,7 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
       <AgentFields draft={agent} onChange={setAgent} builtins={builtins} error={error} />
       <div className="form-grid three">
         <Field label="Model ID" field="modelId" error={error} hint="The name the trial is archived and scored under.">
-          {(p) => <input {...p} value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder={choice.kind === 'builtin' ? choice.id : 'my-model-v1'} spellCheck={false} />}
+          {(p) => <input {...p} value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder={defaultModel !== '' ? defaultModel : 'my-model-v1'} spellCheck={false} />}
         </Field>
         <Field label="Concurrent episodes" field="jobs" error={error} hint={defaultJobs === null ? undefined : `Default ${defaultJobs} for this machine.`}>
           {(p) => <input {...p} type="number" min={1} value={jobs} onChange={(e) => setJobs(e.target.value)} placeholder={String(defaultJobs ?? 1)} />}
@@ -89,8 +96,11 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
         <Field label="Deadline per act (seconds)" field="actTimeoutMs" error={error} hint="An agent slower than this on one step fails the episode with a timeout.">
           {(p) => <input {...p} type="number" min={0.001} step="any" value={deadline} onChange={(e) => setDeadline(e.target.value)} />}
         </Field>
+        <Field label="Trials" field="trials" error={error} hint="Runs of the same configuration, one after another, each its own trial (3 or more for a stochastic model).">
+          {(p) => <input {...p} type="number" min={1} max={20} value={trials} onChange={(e) => setTrials(e.target.value)} />}
+        </Field>
       </div>
-      <ErrorMessage error={generalError} onDismiss={start.clear} />
+      <ErrorMessage error={generalError} onDismiss={() => (start.clear(), setLocalError(null))} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={start.busy || chosenManifest === ''}>
           {start.busy ? 'Starting…' : 'Start evaluation'}

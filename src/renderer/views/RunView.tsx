@@ -8,6 +8,7 @@ import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { RunningCard } from '../components/RunningCard.js';
+import { UsageCounter } from '../components/UsageCounter.js';
 import { points } from '../components/format.js';
 import type { ApiErrorKind } from '../../shared/api/result.js';
 import { RunForm } from './RunForm.js';
@@ -109,8 +110,9 @@ function EndedRun({ event, modelId, onOpen }: { event: RunProgressEvent; modelId
         <span className="run-episodes">
           {event.finished} of {event.scheduled} episodes
         </span>
-        <span>running score {points(event.runningScore)}</span>
+        <span>running score {event.runningScore === null ? '–' : points(event.runningScore)}</span>
       </div>
+      <UsageCounter usage={event.usage} />
       {event.error !== undefined && <ErrorMessage error={{ kind: event.error.kind as ApiErrorKind, message: event.error.message }} />}
     </div>
   );

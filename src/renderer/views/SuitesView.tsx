@@ -77,11 +77,15 @@ function AddSuiteForm({ onAdded }: { onAdded: (suite: SuiteSummary) => void }) {
   );
 }
 
+/** Maps drawn at first: a generated suite can hold hundreds of scenarios. */
+const PREVIEW_LIMIT = 24;
+
 function SuiteDetail({ suite }: { suite: SuiteSummary }) {
   const api = useApi();
   const detail = useQuery((a) => a['suites.get']({ suiteHash: suite.suiteHash }), suite.suiteHash);
   const validate = useAction<ValidationReport>();
   const [report, setReport] = useState<ValidationReport | null>(null);
+  const [showAll, setShowAll] = useState(false);
   return (
     <div className="card grow">
       <div className="card-head">
@@ -104,7 +108,7 @@ function SuiteDetail({ suite }: { suite: SuiteSummary }) {
         <>
           <PreviewLegend />
           <div className="previews">
-            {detail.data.scenarios.map((s) => (
+            {detail.data.scenarios.slice(0, showAll ? undefined : PREVIEW_LIMIT).map((s) => (
               <div key={s.scenarioId} className="preview-card">
                 <h3>{s.title}</h3>
                 <div className="muted small">
@@ -114,6 +118,11 @@ function SuiteDetail({ suite }: { suite: SuiteSummary }) {
               </div>
             ))}
           </div>
+          {!showAll && detail.data.scenarios.length > PREVIEW_LIMIT && (
+            <button type="button" className="show-all" onClick={() => setShowAll(true)}>
+              Show all {detail.data.scenarios.length} scenarios
+            </button>
+          )}
         </>
       )}
     </div>

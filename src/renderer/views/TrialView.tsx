@@ -2,18 +2,30 @@
 
 import type { OperationalRecord } from '../../core/scoring/operational.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
-import { useQuery } from '../app/api-context.js';
+import { useState } from 'react';
+import type { RunProgressEvent } from '../../shared/api/contract.js';
+import { useEvent, useQuery } from '../app/api-context.js';
 import type { Navigate } from '../app/App.js';
+import { EfficiencyCard } from '../components/EfficiencyCard.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
-import { dateTime } from '../components/format.js';
+import { Busy, ProgressBar } from '../components/ProgressBar.js';
+import { dateTime, duration, points } from '../components/format.js';
 import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, TailAndZeroCard } from '../report/ReportSections.js';
+import { UsageCounter } from '../components/UsageCounter.js';
 import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
+import { TrialReview } from '../review/TrialReview.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId));
+  // While this trial runs, its page follows the progress and reloads when the run ends.
+  const [progress, setProgress] = useState<RunProgressEvent | null>(null);
+  useEvent('run.progress', (p) => {
+    if (p.trialId !== trialId) return;
+    setProgress(p);
+    if (p.state !== 'running') detail.refetch();
+  });
   const d = detail.data;
   const report = d?.report as ScoreReport | null | undefined;
   return (
@@ -32,6 +44,19 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
         )}
       </header>
       <ErrorMessage error={detail.error} />
+      {progress !== null && progress.state === 'running' && (
+        <div className="card">
+          <ProgressBar done={progress.finished} total={progress.scheduled} label={`Trial ${trialId}`} />
+          <div className="running-figures">
+            <span>
+              {progress.finished} of {progress.scheduled} episodes
+            </span>
+            <span>ETA {progress.finished === 0 ? '–' : duration(progress.etaMs)}</span>
+            <span>running score {progress.runningScore === null ? '–' : points(progress.runningScore)}</span>
+          </div>
+          <UsageCounter usage={progress.usage} />
+        </div>
+      )}
       {d === null ? (
         detail.error === null && <Busy label="Loading the trial…" />
       ) : (
@@ -59,7 +84,12 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
               </div>
             </>
           )}
-          {d.operational !== null && <OperationalCard record={d.operational as OperationalRecord} />}
+          {d.operational !== null && (
+            <div className="grid2">
+              <OperationalCard record={d.operational as OperationalRecord} />
+              <EfficiencyCard record={d.operational as OperationalRecord} report={report ?? null} />
+            </div>
+          )}
           {d.summaryText !== null && (
             <details className="card">
               <summary>Summary text (as `emberbench score` prints it)</summary>
@@ -68,8 +98,9 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
               </pre>
             </details>
           )}
-          <EpisodeTable trialId={trialId} />
+          <EpisodeTable trialId={trialId} families={report?.families.map((f) => f.family) ?? []} onOpen={(e) => go({ view: 'replay', trialId, index: e.index })} />
           <ExportPanel trialId={trialId} />
+          <TrialReview trialId={trialId} official={d.trial.official} />
         </>
       )}
     </section>

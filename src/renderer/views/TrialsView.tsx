@@ -16,8 +16,8 @@ import { ImportPanel } from './ImportPanel.js';
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
 
 const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
-  { id: 'model', label: 'Model', width: 'minmax(160px, 2fr)', sort: 'model', render: (t) => <span className="model">{t.modelId}</span> },
-  { id: 'suite', label: 'Suite', width: 'minmax(110px, 1fr)', render: (t) => t.suiteId },
+  { id: 'model', label: 'Model', width: 'minmax(170px, 1.7fr)', sort: 'model', render: (t) => <span className="model" title={`${t.modelId} · ${t.agentLabel}`}>{t.modelId}</span> },
+  { id: 'suite', label: 'Suite', width: 'minmax(130px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
   { id: 'score', label: 'Score', width: '130px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
   { id: 'official', label: 'Official', width: '96px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
   { id: 'status', label: 'Status', width: '104px', sort: 'status', render: (t) => <span className={`pill ${t.status}`}>{t.status}</span> },

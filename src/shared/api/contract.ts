@@ -38,6 +38,13 @@ export const agentChoiceSchema = z.discriminatedUnion('kind', [
     command: z.string().min(1),
     agentPaths: z.array(z.string().min(1)).default([]),
   }),
+  z.strictObject({
+    kind: z.literal('openai-chat'),
+    /** The adapter configuration (docs/llm.md), as the JSON object an --agent-config file holds. */
+    config: z.record(z.string(), z.unknown()),
+    /** Model calls in flight at once (the CLI's --max-connections). */
+    maxConnections: z.number().int().min(1).max(256).default(8),
+  }),
 ]);
 export type AgentChoice = z.infer<typeof agentChoiceSchema>;
 
@@ -55,6 +62,15 @@ export const schemas = {
   'suites.add': z.strictObject({ dir: z.string().min(1) }),
   /** Re-authenticates a stored suite: every file against its digest, every scenario through the strict parser. */
   'suites.validate': z.strictObject({ suiteHash: hex64 }),
+  /** The generator's default configuration (scenarios/generated/default.json), as JSON text to start a form from. */
+  'generated.defaultConfig': z.strictObject({}),
+  /**
+   * Scenarios a generator configuration and batch seed give, without freezing
+   * them (for previews); at most `limit` scenario texts come back.
+   */
+  'generated.preview': z.strictObject({ configText: z.string().min(1), batchSeed: z.string().min(1), limit: z.number().int().min(1).max(100).default(12) }),
+  /** Generates and freezes a batch (as `generated create` does) and adds its suite to the archive, listed as a generated suite. */
+  'generated.create': z.strictObject({ configText: z.string().min(1), batchSeed: z.string().min(1) }),
   'manifests.list': z.strictObject({ suiteHash: hex64.optional() }),
   /** Seeds as decimal strings or inclusive ranges `A..B`, in order; every scenario of the suite runs every seed. */
   'manifests.create': z.strictObject({ suiteHash: hex64, seeds: z.array(z.string().min(1)).min(1).max(10_000) }),
@@ -72,6 +88,8 @@ export const schemas = {
     jobs: z.number().int().min(1),
     actTimeoutMs: z.number().int().min(1).max(3_600_000).default(30_000),
     continueOnFailure: z.boolean().default(true),
+    /** Repeated trials of one configuration (scoring-v1.0.md section 12); each is its own trial in the archive. */
+    trials: z.number().int().min(1).max(20).default(1),
   }),
   'runs.cancel': z.strictObject({ trialId }),
   /** Continues an interrupted trial (after a quit, a crash or a cancel) with the same agent. */
@@ -112,6 +130,28 @@ export const schemas = {
   'archive.import': z.strictObject({ fileName: z.string().min(1), text: z.string() }),
   /** Writes a trial's artifacts into a new folder on the machine the services run on, byte-identical to the CLI's files. */
   'archive.export': z.strictObject({ trialId, outDir: z.string().min(1) }),
+  /**
+   * One episode of a trial for the replay view: the scenario and run record
+   * texts, which the renderer replays with the core library before drawing
+   * (a record that fails replay is shown as failing, never animated).
+   */
+  'episodes.replay': z.strictObject({ trialId, index: z.number().int().min(0) }),
+  /** The model calls of one episode of a language-model trial (prompts and answers, never the key). */
+  'episodes.transcript': z.strictObject({ trialId, index: z.number().int().min(0) }),
+  /** The paired comparison of two scored trials, or two sets of trials of two models, on one manifest (A - B). */
+  'compare.trials': z.strictObject({
+    a: z.array(trialId).min(1).max(20),
+    b: z.array(trialId).min(1).max(20),
+    resamples: z.number().int().min(1).max(1_000_000).default(2000),
+  }),
+  /** Every model with a score report, in scoring-v1.0.md section 8 order, per pack (official) and per suite (unofficial). */
+  leaderboard: z.strictObject({ resamples: z.number().int().min(1).max(1_000_000).default(2000) }),
+  /** Writes an official bundle (docs/bundles.md) of one or two models' trials into a new folder. */
+  'export.bundle': z.strictObject({ a: z.array(trialId).min(1).max(20), b: z.array(trialId).max(20).default([]), outDir: z.string().min(1) }),
+  /** Re-authenticates a bundle folder from disk. */
+  'export.verifyBundle': z.strictObject({ dir: z.string().min(1) }),
+  /** Writes the self-contained HTML report of a bundle folder. */
+  'export.htmlReport': z.strictObject({ bundleDir: z.string().min(1), outFile: z.string().min(1), episodes: z.array(z.number().int().min(0)).max(12).optional() }),
 } as const;
 
 export type ProcedureName = keyof typeof schemas;
@@ -282,6 +322,9 @@ export interface Outputs {
   'suites.get': { readonly suite: SuiteSummary; readonly scenarios: readonly ScenarioSummary[] };
   'suites.add': SuiteSummary;
   'suites.validate': ValidationReport;
+  'generated.defaultConfig': { readonly configText: string };
+  'generated.preview': { readonly batchId: string; readonly configHash: string; readonly scenarioCount: number; readonly scenarios: readonly ScenarioSummary[] };
+  'generated.create': { readonly suite: SuiteSummary; readonly batchId: string };
   'manifests.list': readonly ManifestSummary[];
   'manifests.create': ManifestSummary;
   'packs.list': readonly PackSummary[];
@@ -297,6 +340,76 @@ export interface Outputs {
   'episodes.list': PageOf<EpisodeRow>;
   'archive.import': { readonly trialId: number; readonly duplicate: boolean };
   'archive.export': { readonly dir: string; readonly files: readonly ExportedFile[] };
+  'episodes.replay': EpisodeReplay;
+  'episodes.transcript': { readonly lines: readonly TranscriptLine[] };
+  'compare.trials': TrialComparison;
+  leaderboard: { readonly boards: readonly LeaderboardGroup[] };
+  'export.bundle': BundleSummary;
+  'export.verifyBundle': BundleSummary;
+  'export.htmlReport': { readonly file: string; readonly bytes: number; readonly sha256: string };
+}
+
+export interface EpisodeReplay {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly index: number;
+  readonly scenarioId: string;
+  /** The scenario file's exact text. */
+  readonly scenarioText: string;
+  /** The run record's canonical text, or null when the episode failed (no record). */
+  readonly recordText: string | null;
+  /** The episode's evidence from the trial's score report (src/core/scoring/evidence.ts EpisodeEvidence), when scored. */
+  readonly evidence: unknown | null;
+  readonly failure: { readonly kind: string; readonly message: string } | null;
+}
+
+export interface TranscriptLine {
+  /** The step the answer drove. */
+  readonly step: number;
+  readonly prompt: string;
+  readonly answer: string | null;
+  readonly outcome: string;
+  readonly latencyMs: number | null;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+}
+
+export interface TrialComparison {
+  /** The comparison artifact (src/core/scoring/compare.ts ComparisonArtifact), exactly what `score compare` writes. */
+  readonly artifact: unknown;
+  /** The summary lines `score compare` prints. */
+  readonly summary: readonly string[];
+}
+
+export interface LeaderboardGroup {
+  /** The pack ID (official) or the suite ID (UNOFFICIAL). */
+  readonly target: string;
+  readonly official: boolean;
+  readonly manifestHash: string;
+  /** The leaderboard artifact (src/core/scoring/leaderboard.ts), exactly what `emberbench leaderboard` writes; null with a single model. */
+  readonly board: unknown | null;
+  /** The rows: model, score, interval, outcome against the next entry. */
+  readonly rows: readonly LeaderboardRow[];
+}
+
+export interface LeaderboardRow {
+  readonly rank: number;
+  readonly modelId: string;
+  readonly trialIds: readonly number[];
+  readonly score: string | null;
+  readonly scoreRounded: string | null;
+  readonly intervalLow: string | null;
+  readonly intervalHigh: string | null;
+  /** The paired outcome against the next entry down (exact_tie, a_better, b_better, inconclusive), null for the last. */
+  readonly vsNext: string | null;
+}
+
+export interface BundleSummary {
+  readonly dir: string;
+  readonly packId: string;
+  readonly models: readonly { readonly modelId: string; readonly trials: number; readonly score: string | null }[];
+  readonly comparisonOutcome: string | null;
+  readonly files: number;
 }
 
 // Every procedure has an output type and every output type a procedure.
@@ -319,6 +432,8 @@ export interface RunProgressEvent {
   readonly runningScore: string | null;
   /** Why the run stopped, when state is `failed`. */
   readonly error?: { readonly kind: string; readonly message: string };
+  /** Language-model runs: tokens so far and the cost (exact decimal string, null when no pricing). */
+  readonly usage?: { readonly calls: number; readonly inputTokens: number; readonly outputTokens: number; readonly cost: string | null; readonly costUnit: string | null };
 }
 
 export interface Events {

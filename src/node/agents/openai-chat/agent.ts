@@ -55,6 +55,8 @@ export class LlmAgent implements Agent {
   private follower: PathFollower | undefined;
   private targets: Map<string, number> | undefined;
   private plannedAt = -1;
+  /** Persons whose assigned exit was already unreachable when the current plan was made. */
+  private hopeless: ReadonlySet<string> = new Set();
   private closed = false;
 
   constructor(
@@ -82,12 +84,20 @@ export class LlmAgent implements Agent {
     this.follower ??= new PathFollower(observation.map);
     const follower = this.follower;
     const interval = this.ctx.config.inference.planner_interval ?? 1;
-    if (this.targets === undefined || observation.step - this.plannedAt >= interval) await this.plan(observation, follower);
-    let step = follower.step(observation, this.targets!);
-    if (step.unreachable.length > 0 && this.plannedAt !== observation.step) {
+    let replanned = false;
+    if (this.targets === undefined || observation.step - this.plannedAt >= interval) {
       await this.plan(observation, follower);
+      replanned = true;
+    }
+    let step = follower.step(observation, this.targets!);
+    // Ask again early only when someone LOST their exit since the plan; a
+    // person who could not reach the assigned exit already does not make a call per step.
+    if (!replanned && step.unreachable.some((id) => !this.hopeless.has(id))) {
+      await this.plan(observation, follower);
+      replanned = true;
       step = follower.step(observation, this.targets!);
     }
+    if (replanned) this.hopeless = new Set(step.unreachable);
     return step.actions;
   }
 

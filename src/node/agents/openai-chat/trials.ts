@@ -11,13 +11,19 @@
  * runs (an existing one is only replaced with `resume`), and written after
  * the trial's run ends; when the run stops early (an agent failure, Ctrl+C)
  * no record is written and `--resume` writes it later.
+ *
+ * A module or command agent gets a record too (../local-operational.ts):
+ * no tokens or cost, but the isolation level it ran at and the wall time.
  */
 
-import { operationalRecordDigest, operationalRecordText, type OperationalRecord } from '../../../core/scoring/operational.js';
+import { operationalRecordDigest, operationalRecordText, type IsolationLevel, type OperationalRecord } from '../../../core/scoring/operational.js';
 import type { Suite } from '../../../core/world/suite.js';
 import type { EvaluationRunSummary } from '../../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../../files.js';
 import { runEvaluationToFile, type EvaluationFileOptions } from '../../workflows/evaluation.js';
+import { isLocalAgent, localTrialRecord } from '../local-operational.js';
+import { checkIsolation } from '../sandbox.js';
+import { DEFAULT_AGENT_SANDBOX_OPTIONS } from '../sandbox-options.js';
 import type { AgentSpec } from '../spec.js';
 import { trialOperationalRecord } from './operational.js';
 
@@ -27,7 +33,7 @@ export interface TrialsFileOptions extends Omit<EvaluationFileOptions, 'agent' |
   readonly resultPath: (k: number) => string;
   /** The agent of trial k (the adapter's transcript directory differs per trial). */
   readonly agentFor: (k: number, resultPath: string) => AgentSpec;
-  /** The operational record file of trial k; absent for agents without one. */
+  /** The operational record file of trial k (the adapter, a module or command agent); absent: no record. */
   readonly operationalPath?: (k: number, resultPath: string) => string;
   /** Told when trial k starts. */
   readonly onTrial?: (k: number) => void;
@@ -39,6 +45,13 @@ export interface TrialOutcome {
   readonly suite: Suite;
   readonly summary: EvaluationRunSummary;
   readonly operational: { readonly path: string; readonly record: OperationalRecord; readonly digest: string } | null;
+  /** How the agent ran: `sandboxed` or `none` for a module or command agent, `in_process` for a builtin or the adapter. */
+  readonly isolation: IsolationLevel;
+}
+
+/** The isolation level of an agent (for a user agent the probe its host uses; cached, and the CLI already said so once). */
+export function agentIsolation(agent: AgentSpec, sandbox = DEFAULT_AGENT_SANDBOX_OPTIONS): IsolationLevel {
+  return isLocalAgent(agent) ? checkIsolation(sandbox) : 'in_process';
 }
 
 export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOutcome[]> {
@@ -49,18 +62,33 @@ export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOu
     const agent = opts.agentFor(k, resultPath);
     const operationalPath = opts.operationalPath?.(k, resultPath);
     if (operationalPath !== undefined) await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath] });
+    const isolation = agentIsolation(agent, opts.sandbox);
     opts.onTrial?.(k);
+    const began = performance.now();
     const { suite, summary } = await runEvaluationToFile({ ...opts, agent, out: resultPath });
+    const wallMs = performance.now() - began;
     let operational: TrialOutcome['operational'] = null;
-    if (operationalPath !== undefined && agent.kind === 'llm') {
+    if (operationalPath !== undefined && agent.kind !== 'builtin') {
       const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
-      const record = await trialOperationalRecord({ modelId: opts.modelId, config: agent.options.config, transcriptDir: agent.options.transcriptDir, indices });
+      const record =
+        agent.kind === 'llm'
+          ? await trialOperationalRecord({ modelId: opts.modelId, config: agent.options.config, transcriptDir: agent.options.transcriptDir, indices })
+          : localTrialRecord({
+              modelId: opts.modelId,
+              spec: agent,
+              agentPaths: opts.agentPaths,
+              actTimeoutMs: opts.actTimeoutMs,
+              isolation: checkIsolation(opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS),
+              episodes: indices.length,
+              timeouts: summary.result.failures.filter((f) => f.kind === 'timeout').length,
+              wallMs,
+            });
       if (record !== null) {
         await writeOutputFile(operationalPath, operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
         operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };
       }
     }
-    outcomes.push({ trial: k, resultPath, suite, summary, operational });
+    outcomes.push({ trial: k, resultPath, suite, summary, operational, isolation });
   }
   return outcomes;
 }

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { MoveView } from '../sim/move-view.js';
+import type { Observation } from '../sim/observation.js';
+import { ObservedWorld } from './observed-world.js';
+
+const MAP = ['#####', '#...#', '#...#', '#.E.#', '#####'];
+const COLS = 5;
+const pair = (cell: number) => [Math.floor(cell / COLS), cell % COLS] as const;
+
+function view(step: number, added: number[], cells: number[]): MoveView {
+  return {
+    step,
+    maxSteps: 10,
+    map: MAP,
+    count: cells.length,
+    persons: Int32Array.from(cells, (_, i) => i),
+    cells: Int32Array.from(cells),
+    added: Int32Array.from(added),
+    evacuated: 0,
+    dead: 0,
+  };
+}
+
+function observation(step: number, burning: number[], cells: number[]): Observation {
+  return {
+    step,
+    max_steps: 10,
+    map: MAP,
+    exits: [pair(17)],
+    burning: [...burning].sort((a, b) => a - b).map(pair),
+    people: cells.map((cell, i) => ({ id: `p000${i}`, cell: pair(cell) })),
+    evacuated: 0,
+    dead: 0,
+  };
+}
+
+describe('ObservedWorld', () => {
+  it('reads views (newly burning cells only) into the state observations give', () => {
+    const byView = new ObservedWorld(MAP);
+    const byObservation = new ObservedWorld(MAP);
+    const steps = [
+      { added: [8], cells: [6, 12] },
+      { added: [], cells: [7, 12] },
+      { added: [13, 7], cells: [12] },
+      { added: [6], cells: [11] },
+    ];
+    const burning: number[] = [];
+    steps.forEach(({ added, cells }, step) => {
+      burning.push(...added);
+      const changedByView = byView.updateFromView(view(step, added, cells));
+      const changedByObservation = byObservation.update(observation(step, burning, cells));
+      expect(changedByView).toBe(changedByObservation);
+      expect(byView.grewOnly).toBe(byObservation.grewOnly);
+      expect([...byView.burning]).toEqual([...byObservation.burning]);
+      expect([...byView.burningList()]).toEqual([...byObservation.burningList()]);
+      if (changedByView) expect([...byView.addedList()].sort()).toEqual([...byObservation.addedList()].sort());
+      expect([...byView.cells.subarray(0, byView.personCount)]).toEqual(cells);
+    });
+  });
+
+  it('refuses a view that skips a step (its newly burning cells would be lost)', () => {
+    const world = new ObservedWorld(MAP);
+    world.updateFromView(view(0, [], [6]));
+    expect(() => world.updateFromView(view(2, [8], [6]))).toThrow(/one per step/);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The services of the review views: one episode for the replay, the paired
+ * comparison of two models, the leaderboard, and official exports (bundle,
+ * bundle verification, the HTML report). Every number comes from the same
+ * core functions the CLI uses on the same stored bytes: `score compare`,
+ * `leaderboard`, `bundle create`, `report html`.
+ */
+
+import { resolve } from 'node:path';
+import { parseResultText } from '../../core/eval/result.js';
+import { sha256Hex } from '../../core/hash.js';
+import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
+import { buildLeaderboard } from '../../core/scoring/leaderboard.js';
+import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
+import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput } from '../../shared/api/contract.js';
+import type { Archive } from '../archive/archive.js';
+import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
+import { getArtifact } from '../archive/artifacts.js';
+import { getTrialDbRow, type TrialDbRow } from '../archive/queries.js';
+import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
+import { bundleContent } from '../bundle/bundle-content.js';
+import { scoreResults } from '../workflows/score.js';
+import { scoreReportText } from '../../core/scoring/report.js';
+import { recordText } from '../../core/sim/record.js';
+import { verifyBundle, writeBundleDirectory } from '../bundle/bundle.js';
+import type { BundleIndex } from '../../core/bundle/bundle-index.js';
+import { checkOutputPath, writeOutputFile } from '../files.js';
+import { renderHtmlReport } from '../report-html/html-report.js';
+import { ServiceError } from './dispatch.js';
+import { storedManifest, storedPack, storedSuite } from './catalog.js';
+
+type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
+export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedInput<N>) => Promise<Outputs[N]> };
+
+const text = (bytes: Buffer): string => bytes.toString('utf8');
+
+function trialRow(archive: Archive, trialId: number, field: string): TrialDbRow {
+  const row = getTrialDbRow(archive.db, trialId);
+  if (row === undefined) throw new ServiceError('not_found', `${field}: no trial ${trialId} in the archive`, field);
+  return row;
+}
+
+/** The score report of a scored trial, read strictly. */
+function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: string; view: ReportView } {
+  if (row.report_digest === null) {
+    throw new ServiceError('usage', `${field}: trial ${row.trial_id} (${row.model_id}) has no score report yet: it is ${row.status}`, field);
+  }
+  const reportText = text(getArtifact(archive.db, row.report_digest));
+  return { text: reportText, view: reportView(parseScoreReportText(reportText, `trial ${row.trial_id} score report`)) };
+}
+
+function bundleSummary(dir: string, index: BundleIndex): BundleSummary {
+  return {
+    dir,
+    packId: index.pack_id,
+    models: index.models.map((m) => ({ modelId: m.model_id, trials: m.trials, score: m.score })),
+    comparisonOutcome: index.comparison_outcome,
+    files: index.files.length + 1,
+  };
+}
+
+/**
+ * A set of trials of one model, scored as one report (its trials averaged,
+ * scoring-v1.0.md section 12) from their stored results, against the trials'
+ * pack or suite.
+ */
+function modelReport(archive: Archive, trialIds: readonly number[], field: string): { view: ReportView; rows: TrialDbRow[] } {
+  const rows = trialIds.map((id) => trialRow(archive, id, field));
+  if (rows.length === 1) return { view: reportOf(archive, rows[0]!, field).view, rows };
+  const first = rows[0]!;
+  for (const row of rows) {
+    if (row.model_id !== first.model_id || row.manifest_hash !== first.manifest_hash || row.pack_digest !== first.pack_digest) {
+      throw new ServiceError('usage', `${field}: trials ${first.trial_id} and ${row.trial_id} are not trials of one model on one manifest and pack`, field);
+    }
+  }
+  // Several trials: the report of all of them, computed as `score --result ...` would.
+  const results = rows.map((row) => ({ text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` }));
+  const pack = first.pack_digest === null ? null : storedPack(archive, first.pack_digest, false);
+  const suite = pack?.suite ?? storedSuite(archive, storedManifest(archive, first.manifest_hash).suite.suite_hash);
+  const report = scoreResults({ suite, pack, results });
+  return { view: reportView(parseScoreReportText(scoreReportText(report), `${field}: trials ${trialIds.join(', ')}`)), rows };
+}
+
+export function reviewHandlers(archive: Archive): ReviewHandlers {
+  return {
+    'episodes.replay': async ({ trialId, index }) => {
+      const row = trialRow(archive, trialId, 'trialId');
+      const manifest = storedManifest(archive, row.manifest_hash);
+      const job = manifest.episodes[index];
+      if (job === undefined) throw new ServiceError('not_found', `index: trial ${trialId} has episodes 0 to ${manifest.episodes.length - 1}`, 'index');
+      const suite = storedSuite(archive, manifest.suite.suite_hash);
+      const entry = suite.entries.find((e) => e.scenarioId === job.scenario_id)!;
+      const result = parseResultText(text(trialFiles(archive, trialId).get(EXPORT_FILES.result)!), `trial ${trialId}`);
+      const episode = result.episodes.find((e) => e.index === index);
+      const failure = result.failures.find((f) => f.index === index);
+      const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive.db, row.report_digest))) as { episodes: { index: number }[] });
+      return {
+        trialId,
+        modelId: row.model_id,
+        index,
+        scenarioId: job.scenario_id,
+        scenarioText: text(storedSuiteFiles(archive.db, suite.hash).get(entry.file)!),
+        recordText: episode === undefined ? null : recordText(episode.record),
+        evidence: report?.episodes.find((e) => e.index === index) ?? null,
+        failure: failure === undefined ? (episode === undefined ? { kind: 'missing', message: 'no result for this episode yet' } : null) : { kind: failure.kind, message: failure.message },
+      };
+    },
+
+    'compare.trials': async ({ a, b, resamples }) => {
+      const A = modelReport(archive, a, 'a');
+      const B = modelReport(archive, b, 'b');
+      if (A.rows[0]!.model_id === B.rows[0]!.model_id) throw new ServiceError('usage', `b: both sides are model ${JSON.stringify(A.rows[0]!.model_id)}; compare two models`, 'b');
+      const comparison = compareReports(A.view, B.view, resamples, A.rows[0]!.model_id, B.rows[0]!.model_id);
+      return { artifact: comparison.artifact, summary: comparisonSummary(comparison) };
+    },
+
+    leaderboard: async ({ resamples }) => {
+      const rows = archive.db
+        .prepare(`SELECT * FROM trials WHERE report_digest IS NOT NULL ORDER BY created DESC, trial_id DESC`)
+        .all() as TrialDbRow[];
+      // One entry per model and target: its most recent scored trial.
+      const groups = new Map<string, { official: boolean; target: string; manifestHash: string; latest: Map<string, TrialDbRow> }>();
+      for (const row of rows) {
+        const key = `${row.official === 1 ? row.pack_digest : `suite:${row.suite_id}`}|${row.manifest_hash}`;
+        let group = groups.get(key);
+        if (group === undefined) groups.set(key, (group = { official: row.official === 1, target: row.official === 1 ? row.pack_id! : row.suite_id, manifestHash: row.manifest_hash, latest: new Map() }));
+        if (!group.latest.has(row.model_id)) group.latest.set(row.model_id, row);
+      }
+      const boards: LeaderboardGroup[] = [...groups.values()].map((g) => {
+        const entries = [...g.latest.values()];
+        const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
+        if (entries.length < 2) {
+          const row = entries[0]!;
+          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null }] };
+        }
+        const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
+        return {
+          target: g.target,
+          official: g.official,
+          manifestHash: g.manifestHash,
+          board,
+          rows: board.entries.map((e) => {
+            const row = entries.find((r) => r.model_id === e.model_id)!;
+            return {
+              rank: e.rank,
+              modelId: e.model_id,
+              trialIds: [row.trial_id],
+              score: e.score,
+              scoreRounded: e.score_display,
+              intervalLow: row.interval_low,
+              intervalHigh: row.interval_high,
+              vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
+            };
+          }),
+        };
+      });
+      boards.sort((x, y) => Number(y.official) - Number(x.official) || x.target.localeCompare(y.target));
+      return { boards };
+    },
+
+    'export.bundle': async ({ a, b, outDir }) => {
+      const rows = [...a.map((id) => trialRow(archive, id, 'a')), ...b.map((id) => trialRow(archive, id, 'b'))];
+      const first = rows[0]!;
+      for (const row of rows) {
+        if (row.pack_digest === null) throw new ServiceError('usage', `trial ${row.trial_id} was not scored against an environment pack: only official trials go into a bundle`, 'a');
+        if (row.pack_digest !== first.pack_digest) throw new ServiceError('usage', `trials ${first.trial_id} and ${row.trial_id} ran different packs`, 'b');
+      }
+      const pack = storedPack(archive, first.pack_digest!, false);
+      const results = rows.map((row) => ({ text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` }));
+      const operational = rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }));
+      const content = bundleContent({ pack, packFiles: storedPackFiles(archive.db, pack.digest), results, operational: dedupeByModel(operational), resamples: 2000 });
+      const dir = resolve(outDir);
+      await writeBundleDirectory(dir, content);
+      return bundleSummary(dir, content.index);
+    },
+
+    'export.verifyBundle': async ({ dir }) => {
+      const verified = verifyBundle(dir);
+      return bundleSummary(resolve(dir), verified.index);
+    },
+
+    'export.htmlReport': async ({ bundleDir, outFile, episodes }) => {
+      const output = { force: false, inputs: [bundleDir] };
+      await checkOutputPath(outFile, output);
+      const html = renderHtmlReport(bundleDir, episodes === undefined ? {} : { episodes });
+      await writeOutputFile(outFile, html, output);
+      return { file: resolve(outFile), bytes: Buffer.byteLength(html, 'utf8'), sha256: sha256Hex(html) };
+    },
+  };
+}
+
+/** One operational record per model: the first trial's (a bundle holds at most one per model). */
+function dedupeByModel(records: { text: string; source: string }[]): { text: string; source: string }[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const model = (JSON.parse(r.text) as { model_id?: string }).model_id ?? '';
+    if (seen.has(model)) return false;
+    seen.add(model);
+    return true;
+  });
+}

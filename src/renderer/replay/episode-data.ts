@@ -1,0 +1,132 @@
+/**
+ * One episode made ready to draw: the scenario parsed, the run record read
+ * strictly and authenticated by the core replay (what is drawn is what was
+ * proven), then decoded once into typed arrays. A record that fails any of
+ * these is returned as a failure naming the step or field, never animated.
+ */
+
+import { EmberError } from '../../core/errors.js';
+import { decodeRecordFrames, type RecordFrames } from '../../core/replay/record-frames.js';
+import { computeReferences, dangerZoneOnset, NO_ESCAPE } from '../../core/scoring/references.js';
+import { parseRecordText } from '../../core/sim/record-codec.js';
+import type { RunRecord } from '../../core/sim/record.js';
+import { replayRecord } from '../../core/sim/replay.js';
+import { prepareEpisode } from '../../core/world/episode-start.js';
+import { parseScenarioText } from '../../core/world/scenario.js';
+import type { EpisodeStart, Scenario } from '../../core/world/scenario-types.js';
+import type { EpisodeReplay } from '../../shared/api/contract.js';
+
+/** How a lost person is classed by the score report's evidence (scoring-v1.0.md section 4). */
+export const LOSS_NONE = 0;
+export const LOSS_AVOIDABLE = 1;
+export const LOSS_UNAVOIDABLE = 2;
+
+export interface EpisodeData {
+  readonly title: string;
+  readonly scenario: Scenario;
+  readonly record: RunRecord;
+  readonly frames: RecordFrames;
+  /** dangerOnset[cell]: first snapshot at which the cell is within 0 < d <= 2 of the fire (until it burns). */
+  readonly dangerOnset: Int32Array;
+  /** loss[i]: LOSS_NONE, LOSS_AVOIDABLE or LOSS_UNAVOIDABLE, from the evidence (all LOSS_NONE without evidence). */
+  readonly loss: Uint8Array;
+  /** Whether the score report's evidence was there to class losses. */
+  readonly hasEvidence: boolean;
+  readonly start: EpisodeStart;
+  /** Per-person references (L_i, m*_i, D*_i), computed on first use: one backward pass for everyone. */
+  references(): PersonReferences;
+}
+
+export interface PersonReferences {
+  readonly earliest: Int32Array;
+  readonly fewestMoves: Int32Array;
+  readonly fewestDanger: Int32Array;
+}
+
+export type LoadedEpisode = { readonly ok: true; readonly data: EpisodeData } | { readonly ok: false; readonly stage: 'scenario' | 'record' | 'replay' | 'missing'; readonly message: string };
+
+interface EvidenceShape {
+  trials?: { people?: { avoidable_casualty_ids?: string[]; avoidable_stranded_ids?: string[]; unavoidable_casualty_ids?: string[]; unavoidable_stranded_ids?: string[] } | null }[];
+}
+
+function lossClasses(evidence: unknown, people: number): { loss: Uint8Array; hasEvidence: boolean } {
+  const loss = new Uint8Array(people);
+  const p = (evidence as EvidenceShape | null)?.trials?.[0]?.people;
+  if (p === undefined || p === null) return { loss, hasEvidence: false };
+  const mark = (ids: readonly string[] | undefined, value: number) => {
+    for (const id of ids ?? []) {
+      const i = Number(id.slice(1));
+      if (Number.isInteger(i) && i >= 0 && i < people) loss[i] = value;
+    }
+  };
+  mark(p.avoidable_casualty_ids, LOSS_AVOIDABLE);
+  mark(p.avoidable_stranded_ids, LOSS_AVOIDABLE);
+  mark(p.unavoidable_casualty_ids, LOSS_UNAVOIDABLE);
+  mark(p.unavoidable_stranded_ids, LOSS_UNAVOIDABLE);
+  return { loss, hasEvidence: true };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof EmberError || error instanceof Error ? error.message : String(error);
+}
+
+/** Parses, authenticates and decodes one episode; never throws. */
+export function loadEpisode(replay: Pick<EpisodeReplay, 'scenarioId' | 'scenarioText' | 'recordText' | 'evidence' | 'failure'>): LoadedEpisode {
+  if (replay.recordText === null) {
+    return { ok: false, stage: 'missing', message: replay.failure === null ? 'this episode has no run record' : `${replay.failure.kind}: ${replay.failure.message}` };
+  }
+  let scenario: Scenario;
+  try {
+    scenario = parseScenarioText(replay.scenarioText, `${replay.scenarioId}.json`);
+  } catch (error) {
+    return { ok: false, stage: 'scenario', message: messageOf(error) };
+  }
+  let record: RunRecord;
+  try {
+    record = parseRecordText(replay.recordText, 'run record');
+  } catch (error) {
+    return { ok: false, stage: 'record', message: messageOf(error) };
+  }
+  let frames: RecordFrames;
+  let start: EpisodeStart;
+  try {
+    replayRecord(scenario, record, [], 'run record');
+    start = prepareEpisode(scenario, record.seed);
+    frames = decodeRecordFrames(scenario.grid, record);
+  } catch (error) {
+    return { ok: false, stage: 'replay', message: messageOf(error) };
+  }
+  const { loss, hasEvidence } = lossClasses(replay.evidence, frames.people);
+  let refs: PersonReferences | null = null;
+  return {
+    ok: true,
+    data: {
+      title: scenario.title,
+      scenario,
+      record,
+      frames,
+      dangerOnset: dangerZoneOnset(scenario.grid, start.fire),
+      loss,
+      hasEvidence,
+      start,
+      references() {
+        if (refs === null) {
+          const r = computeReferences(scenario.grid, start.fire, start.startCells);
+          refs = { earliest: r.earliestEvacuation, fewestMoves: r.fewestMoves, fewestDanger: r.fewestDangerStates };
+        }
+        return refs;
+      },
+    },
+  };
+}
+
+/** A reference value for people: "none" when the person cannot escape. */
+export function referenceText(value: number): string {
+  return value === NO_ESCAPE ? 'none (no escape)' : String(value);
+}
+
+/** The step at which person i's outcome was decided, and the outcome. */
+export function outcomeOf(record: RunRecord, i: number): string {
+  const o = record.outcomes[i];
+  return o === undefined ? 'unknown' : `${o[0]} at step ${o[1]}`;
+}
