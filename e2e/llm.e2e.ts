@@ -123,7 +123,7 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
 
     const ended = page.locator('.running.ended');
     await expect.poll(() => ended.count(), { timeout: 240_000, interval: 500 }).toBe(3);
-    const classes = await ended.evaluateAll((els) => els.map((e) => e.className));
+    const classes = await Promise.all([0, 1, 2].map(async (i) => (await ended.nth(i).getAttribute('class')) ?? ''));
     expect(classes.every((c) => c.includes('complete') && !c.includes('incomplete')), classes.join(', ')).toBe(true);
     expect(await ended.first().locator('[data-testid="usage-counter"]').textContent()).toMatch(/input \+/);
     await ended.first().scrollIntoViewIfNeeded();
@@ -138,6 +138,27 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     expect(await page.getByTestId('points-per-unit').textContent()).toMatch(/^\d+(\.\d)?$/);
     await record.scrollIntoViewIfNeeded();
     await shot('llm-trial-operational');
+  });
+
+  test('the replay of an episode shows its transcript, the call that drove the shown step marked', async () => {
+    await page.getByRole('heading', { name: 'Episodes' }).scrollIntoViewIfNeeded();
+    await page.getByRole('table', { name: 'episodes' }).locator('.vbody [role="row"]', { hasText: 'v1-pub-02-single-exit-dense' }).click();
+    await page.locator('main h1', { hasText: 'Replay: episode 1' }).waitFor();
+    await page.getByTestId('replay-canvas').waitFor({ timeout: 30_000 });
+    const panel = page.getByTestId('transcript');
+    await panel.waitFor();
+    const calls = panel.locator('.transcript-calls li');
+    await expect.poll(() => calls.count()).toBeGreaterThan(1);
+    // Planner interval 4: a call at steps 0, 4, 8...; at step 0 the first is marked.
+    expect(await calls.first().getAttribute('data-current')).toBe('true');
+    expect(await calls.nth(1).getAttribute('data-step')).toBe('4');
+    // Its step button seeks the replay there: that call becomes the marked one.
+    await calls.nth(1).getByRole('button', { name: 'step 4' }).click();
+    await expect.poll(() => calls.nth(1).getAttribute('data-current')).toBe('true');
+    expect(await calls.first().getAttribute('data-current')).toBe('false');
+    expect(await calls.nth(1).locator('pre.transcript-text').last().textContent()).toBe('{"targets":{"*":"X0"}}');
+    await panel.scrollIntoViewIfNeeded();
+    await shot('llm-replay-transcript');
   });
 
   test('the API key is in no file of the archive folder, and no page error happened', () => {

@@ -2,7 +2,8 @@
  * Fills a fresh archive for the review e2e through the running server's
  * own API (the Bearer token the URL carries), as a script would: a manifest
  * of seed 0 of the public suite, its environment pack, and two baselines
- * evaluated against that pack (two official trials of two models).
+ * evaluated against that pack (two official trials of two models), and
+ * optionally a third model run on the suite alone (an unofficial trial).
  */
 
 import { createApi, type WorkbenchApi } from '../src/shared/api/client.js';
@@ -26,6 +27,7 @@ export interface ReviewFixture {
   readonly trialB: number;
   readonly modelA: string;
   readonly modelB: string;
+  readonly unofficialTrial: number | null;
 }
 
 async function waitForTrial(api: WorkbenchApi, trialId: number, timeoutMs: number): Promise<void> {
@@ -39,7 +41,7 @@ async function waitForTrial(api: WorkbenchApi, trialId: number, timeoutMs: numbe
   }
 }
 
-export async function fillArchive(api: WorkbenchApi, models: readonly [id: string, agent: string][]): Promise<ReviewFixture> {
+export async function fillArchive(api: WorkbenchApi, models: readonly [id: string, agent: string][], unofficial?: readonly [id: string, agent: string]): Promise<ReviewFixture> {
   const suites = must(await api['suites.list']({}), 'suites.list');
   const suite = suites.find((s) => s.source === 'public');
   if (suite === undefined) throw new Error(`no public suite among ${suites.map((s) => s.suiteId).join(', ')}`);
@@ -51,5 +53,11 @@ export async function fillArchive(api: WorkbenchApi, models: readonly [id: strin
     await waitForTrial(api, trialId, 120_000);
     trials.push(trialId);
   }
-  return { packId: pack.packId, trialA: trials[0]!, trialB: trials[1]!, modelA: models[0]![0], modelB: models[1]![0] };
+  let unofficialTrial: number | null = null;
+  if (unofficial !== undefined) {
+    const [modelId, agent] = unofficial;
+    unofficialTrial = must(await api['runs.start']({ manifestHash: manifest.manifestHash, agent: { kind: 'builtin', id: agent }, modelId, jobs: 2 }), `runs.start ${modelId}`).trialId;
+    await waitForTrial(api, unofficialTrial, 120_000);
+  }
+  return { packId: pack.packId, trialA: trials[0]!, trialB: trials[1]!, modelA: models[0]![0], modelB: models[1]![0], unofficialTrial };
 }

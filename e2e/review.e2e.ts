@@ -82,7 +82,7 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     fx = await fillArchive(api, [
       ['e2e-static-shortest-path', 'static-shortest-path-v1'],
       ['e2e-congestion-aware', 'congestion-aware-v1'],
-    ]);
+    ], ['e2e-unofficial-fire-aware', 'fire-aware-shortest-path-v1']);
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
     page = await context.newPage();
@@ -266,6 +266,13 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(await replay.locator('[data-counts]').textContent()).toMatch(/evacuated \d+/);
     await reader.screenshot({ path: join(SHOTS, 'report-offline.png'), fullPage: false });
     await replay.screenshot({ path: join(SHOTS, 'report-replay.png') });
+    // The report's replay draws the map and the fire: sample its canvas (decoded by the app's page).
+    const reportCanvas = replay.locator('canvas');
+    const size = (await reportCanvas.boundingBox())!;
+    const grid = Array.from({ length: 100 }, (_, i) => ({ x: Math.floor(((i % 10) + 0.5) * (size.width / 10)), y: Math.floor((Math.floor(i / 10) + 0.5) * (size.height / 10)) }));
+    const sampled = await pixels(page, await reportCanvas.screenshot(), grid);
+    expect(sampled.filter(fiery).length).toBeGreaterThan(10);
+    expect(sampled.filter((p) => !fiery(p)).length).toBeGreaterThan(5);
     expect(requests).toEqual([]);
     await offline.close();
   });
@@ -278,6 +285,12 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(await board.first().getAttribute('data-target')).toBe(fx.packId);
     expect(await board.first().locator('tbody tr').count()).toBe(2);
     expect(await board.first().getByTestId('vs-next').first().textContent()).toMatch(/^(exact_tie|a_better|b_better|inconclusive)/);
+    expect(await board.first().textContent()).not.toContain('e2e-unofficial-fire-aware');
+    // The unofficial trial has its own board, in its own section, never mixed with the pack's.
+    const unofficial = page.locator('[data-testid="board"][data-official="false"]');
+    expect(await unofficial.count()).toBe(1);
+    expect(await unofficial.textContent()).toContain('e2e-unofficial-fire-aware');
+    expect(await unofficial.textContent()).toContain('UNOFFICIAL');
     await shot('leaderboard');
     expect(pageErrors).toEqual([]);
   });

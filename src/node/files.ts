@@ -18,7 +18,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, rmSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
-import { link, lstat, open, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, open, realpath, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
 import { processScope, type Release } from './lifetime.js';
@@ -177,10 +177,43 @@ function asOutputError(error: unknown, path: string): Error {
   return new OutputError(`cannot write output ${path}: ${reason(error)}`);
 }
 
-async function writeTemp(temp: string, data: Uint8Array): Promise<void> {
+/**
+ * Output text given in pieces (a result of several GB is never one string):
+ * `pieces()` yields the text, and may be called more than once (the
+ * O_EXCL fallback writes it again).
+ */
+export interface PieceSource {
+  readonly pieces: () => Iterable<string>;
+}
+
+export type OutputData = Uint8Array | PieceSource;
+
+/** Pieces are gathered into writes of about this many bytes. */
+const WRITE_CHUNK_BYTES = 4 << 20;
+
+async function writeData(handle: FileHandle, data: OutputData): Promise<void> {
+  if (data instanceof Uint8Array) {
+    await handle.writeFile(data);
+    return;
+  }
+  let batch: string[] = [];
+  let size = 0;
+  for (const piece of data.pieces()) {
+    batch.push(piece);
+    size += piece.length;
+    if (size >= WRITE_CHUNK_BYTES) {
+      await handle.writeFile(batch.join(''), 'utf8');
+      batch = [];
+      size = 0;
+    }
+  }
+  if (size > 0) await handle.writeFile(batch.join(''), 'utf8');
+}
+
+async function writeTemp(temp: string, data: OutputData): Promise<void> {
   const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
   try {
-    await handle.writeFile(data);
+    await writeData(handle, data);
     await handle.sync();
   } finally {
     await handle.close();
@@ -188,7 +221,7 @@ async function writeTemp(temp: string, data: Uint8Array): Promise<void> {
 }
 
 /** The O_CREAT | O_EXCL fallback for filesystems without hard links. */
-async function writeExclusive(path: string, data: Uint8Array, hooks: WriteHooks | undefined): Promise<void> {
+async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined): Promise<void> {
   let handle;
   try {
     handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
@@ -203,7 +236,7 @@ async function writeExclusive(path: string, data: Uint8Array, hooks: WriteHooks 
   });
   try {
     await hooks?.beforeDirectWrite?.(path);
-    await handle.writeFile(data);
+    await writeData(handle, data);
     await handle.sync();
     await handle.close();
   } catch (error) {
@@ -227,10 +260,10 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /**
- * Writes `text` (ASCII artifact text) to `path` under the output rules.
+ * Writes `text` (ASCII artifact text, or its pieces) to `path` under the output rules.
  * Throws OutputError (exit 6); leaves nothing behind on failure.
  */
-export async function writeOutputFile(path: string, text: string | Uint8Array, options: WriteOptions): Promise<void> {
+export async function writeOutputFile(path: string, text: string | OutputData, options: WriteOptions): Promise<void> {
   await checkOutputPath(path, options);
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const hooks = options.hooks;

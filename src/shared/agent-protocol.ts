@@ -28,7 +28,40 @@ export type HostRequest =
   | { readonly type: 'load'; readonly seq: number; readonly file: string; readonly exportName: string }
   | { readonly type: 'new_agent'; readonly seq: number }
   | { readonly type: 'act'; readonly seq: number; readonly observation: Observation }
+  | ({ readonly type: 'view'; readonly seq: number } & ViewDelta)
   | { readonly type: 'end_agent'; readonly seq: number };
+
+/**
+ * One snapshot as the evaluator sends it to the module host on the fast
+ * path (the runner's MoveView), as a delta: the host keeps the previous
+ * snapshot and rebuilds the very observation `act` would get. `start`
+ * comes with an agent's first view only (step 0); after it `people` lists
+ * only the persons whose cell changed, `gone` those no longer active.
+ */
+export interface ViewDelta {
+  readonly step: number;
+  readonly evacuated: number;
+  readonly dead: number;
+  readonly start?: { readonly max_steps: number; readonly map: readonly string[] };
+  /** Person indices that are no longer active. */
+  readonly gone: readonly number[];
+  /** (person index, row-major cell) pairs, flattened, in person order: every active person at the start, then the movers. */
+  readonly people: readonly number[];
+  /** Cells that started burning since the previous view (B(0) at step 0), row-major ascending. */
+  readonly added: readonly number[];
+}
+
+function isNumberArray(value: unknown): value is readonly number[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== 'number' || !Number.isSafeInteger(item) || item < 0) return false;
+  return true;
+}
+
+function parseViewStart(value: unknown): ViewDelta['start'] | null {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || !isSeq(value.max_steps) || !Array.isArray(value.map) || !value.map.every((row) => typeof row === 'string')) return null;
+  return { max_steps: value.max_steps, map: value.map as string[] };
+}
 
 /**
  * Where a host-side failure happened. `output` is an act result that is not
@@ -43,6 +76,8 @@ export type HostReply =
   | { readonly type: 'loaded'; readonly seq: number }
   | { readonly type: 'agent_ready'; readonly seq: number }
   | { readonly type: 'actions'; readonly seq: number; readonly actions: Readonly<Record<string, string>> }
+  /** The answer to a view when the action set named exactly the active persons with valid actions: one digit 0..4 (STAY N E S W) per active person, in person order. */
+  | { readonly type: 'moves'; readonly seq: number; readonly moves: string }
   | { readonly type: 'error'; readonly seq: number; readonly stage: HostErrorStage; readonly message: string };
 
 /** The longest error message a host sends (agent messages can be huge). */
@@ -86,6 +121,8 @@ export function parseHostReply(message: unknown): HostReply | undefined {
       // Any object shape problem is reported by the caller as invalid_output,
       // so keep the raw value here and let it check with isStringRecord.
       return 'actions' in message ? { type: 'actions', seq, actions: message.actions as Record<string, string> } : undefined;
+    case 'moves':
+      return typeof message.moves === 'string' ? { type: 'moves', seq, moves: message.moves } : undefined;
     case 'error': {
       const stage = message.stage;
       if (typeof message.message !== 'string' || !HOST_ERROR_STAGES.includes(stage as HostErrorStage)) return undefined;
@@ -109,6 +146,13 @@ export function parseHostRequest(message: unknown): HostRequest | undefined {
       return { type: message.type, seq };
     case 'act':
       return isRecord(message.observation) ? { type: 'act', seq, observation: message.observation as unknown as Observation } : undefined;
+    case 'view': {
+      const start = parseViewStart(message.start);
+      const { step, evacuated, dead, gone, people, added } = message;
+      if (start === null || !isSeq(step) || !isSeq(evacuated) || !isSeq(dead)) return undefined;
+      if (!isNumberArray(gone) || !isNumberArray(people) || people.length % 2 !== 0 || !isNumberArray(added)) return undefined;
+      return { type: 'view', seq, step, evacuated, dead, ...(start === undefined ? {} : { start }), gone, people, added };
+    }
     default:
       return undefined;
   }
@@ -152,8 +196,32 @@ export function decodeActionLine(line: string): ActionLineResult {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: `agent output is not valid JSON: ${reason}` };
   }
-  if (!isStringRecord(value)) {
-    return { ok: false, reason: 'agent output is not a JSON object mapping person IDs to action strings' };
-  }
+  if (!isStringRecord(value)) return { ok: false, reason: NOT_AN_ACTION_SET };
   return { ok: true, actions: value };
+}
+
+export const NOT_AN_ACTION_SET = 'agent output is not a JSON object mapping person IDs to action strings';
+
+/** The value of `observations` in an answer that opts in to delta observations. */
+export const DELTA_OBSERVATIONS = 'delta';
+
+/**
+ * The answer to the first observation (step 0) may opt in to delta
+ * observations: `{"actions": <action set>, "observations": "delta"}`
+ * (docs/agents.md). No action set has these keys (person IDs are p0000,
+ * p0001, ...), so agents that do not opt in are unaffected. Returns the
+ * inner action set (still to be checked), or undefined when the line is not
+ * exactly such an object (it is then decoded as an action line).
+ */
+export function decodeOptIn(line: string): { readonly actions: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = parseStrictJson(line.endsWith('\r') ? line.slice(0, -1) : line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 2 || !('actions' in value) || value.observations !== DELTA_OBSERVATIONS) return undefined;
+  return { actions: value.actions };
 }

@@ -79,7 +79,8 @@ describe('interrupted evaluation run', () => {
     expect(resumed.status).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ complete: true, completed_episodes: 6 });
     expect(readFileSync(out, 'utf8')).toBe(uninterrupted);
-    expect(readdirSync(dir)).toEqual(['result.json']);
+    // The result and, written once the trial has finished, the module agent's operational record.
+    expect(readdirSync(dir).sort()).toEqual(['result.json', 'result.operational.json']);
   });
 
   it('Ctrl+C (SIGINT) with --jobs 2 exits 130, leaves only the journal, and --resume completes it', async () => {

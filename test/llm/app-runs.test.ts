@@ -167,4 +167,59 @@ describe('language-model runs from the app', () => {
       await withPack.services.dispose();
     }
   }, 240_000);
+
+  it('a cancelled language-model trial resumes; its record then covers the episodes of both runs', async () => {
+    const slow = await startScriptedServer(async (request) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return plannerScript('X0')(request);
+    });
+    const h = await openServices(join(tmp.dir, 'r', 'archive.sqlite'));
+    try {
+      const { handlers } = h.services;
+      const [suite] = await handlers['suites.list']({});
+      const manifest = await handlers['manifests.create']({ suiteHash: suite!.suiteHash, seeds: ['0'] });
+      const { trialId } = await handlers['runs.start']({
+        manifestHash: manifest.manifestHash,
+        packDigest: null,
+        agent: { kind: 'openai-chat', config: config({ base_url: slow.baseUrl }), maxConnections: 2 },
+        modelId: 'scripted-planner',
+        jobs: 1,
+        actTimeoutMs: 30_000,
+        continueOnFailure: true,
+        trials: 1,
+      });
+      // Cancel once the first episode is committed.
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (h.events.some((e) => e.event === 'run.progress' && (e.payload as RunProgressEvent).episode !== undefined)) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      await handlers['runs.cancel']({ trialId });
+      expect((await h.ended(trialId)).state).toBe('cancelled');
+      const interrupted = await handlers['trials.get']({ trialId });
+      expect(interrupted.trial.status).toBe('interrupted');
+      expect(interrupted.operational).toBeNull();
+      expect(interrupted.trial.episodesCompleted).toBeLessThan(manifest.episodeCount);
+
+      h.events.length = 0;
+      await handlers['runs.resume']({ trialId });
+      const end = await h.ended(trialId);
+      expect(end.error?.message ?? end.state).toBe('complete');
+      const detail = await handlers['trials.get']({ trialId });
+      const record = readOperationalRecord(detail.operational as never, 'resumed');
+      expect(record.episodes).toBe(manifest.episodeCount);
+      let input = 0;
+      for (let index = 0; index < manifest.episodeCount; index++) {
+        const { lines } = await handlers['episodes.transcript']({ trialId, index });
+        input += lines.reduce((sum, l) => sum + l.inputTokens!, 0);
+      }
+      expect(record.input_tokens).toBe(input);
+    } finally {
+      await h.services.dispose();
+      await slow.close();
+    }
+  }, 180_000);
 });

@@ -43,7 +43,13 @@ function trialArgument(text: string): number {
 async function archiveImport(args: ParsedArgs): Promise<Report> {
   const files = args.positionals;
   const suiteDirs = args.list('suite');
+  // --operational: none, or one per FILE, paired in order (the record keeps how the agent was isolated).
+  const records = args.list('operational');
+  if (records.length > 0 && records.length !== files.length) {
+    throw new UsageError(`--operational: give none or exactly one per FILE (${files.length} results, ${records.length} records), paired in order`);
+  }
   const texts = files.map((path) => readTextInput(path, 'evaluation result'));
+  const recordFiles = records.map((path) => ({ fileName: path, text: readTextInput(path, 'operational record') }));
   const suites = [...(publicSuiteDir() === undefined ? [] : [{ dir: publicSuiteDir()!, source: 'public' as const }]), ...suiteDirs.map((dir) => ({ dir, source: 'folder' as const }))].map(
     (s) => ({ ...readSuiteFolder(s.dir), source: s.source }),
   );
@@ -52,7 +58,7 @@ async function archiveImport(args: ParsedArgs): Promise<Report> {
     // One transaction: the suites, and every file authenticated before any of them is written.
     const outcomes = archive.write((db) => {
       for (const s of suites) storeSuite(db, s.suite, s.files, s.source);
-      const prepared = files.map((path, k) => prepareImport(archive, path, texts[k]!));
+      const prepared = files.map((path, k) => prepareImport(archive, path, texts[k]!, recordFiles[k]));
       const fresh = commitImports(archive, prepared.filter((p): p is PreparedImport => !('duplicate' in p)));
       let next = 0;
       return prepared.map((p) => ('duplicate' in p ? { trialId: p.duplicate, duplicate: true } : fresh[next++]!));
@@ -85,6 +91,7 @@ async function archiveList(args: ParsedArgs, context: CommandContext): Promise<R
       completed_episodes: t.episodesCompleted,
       failed_episodes: t.episodesFailed,
       created: t.created,
+      isolation: t.isolation ?? null,
     }));
     const lines = page.rows.map(
       (t) => `${t.trialId}\t${t.status}\t${t.scoreRounded ?? '-'}\t${t.official ? 'official' : 'unofficial'}\t${t.episodesCompleted}/${t.episodesScheduled}\t${t.modelId}\t${t.suiteId}\t${t.created}`,
@@ -121,8 +128,14 @@ export const archiveModule: CommandModule = {
       options: [
         ARCHIVE_OPTION,
         { name: 'suite', kind: 'repeatable', valueName: 'DIR', description: 'a suite folder the results target (stored with them; the public suite is always known)' },
+        {
+          name: 'operational',
+          kind: 'repeatable',
+          valueName: 'FILE',
+          description: 'the operational record of the FILE of the same position (none, or one per FILE): stored with the trial, its isolation level shown with it; it must be of the result\'s model',
+        },
       ],
-      examples: ['emberbench archive import result.json --json', 'emberbench archive import t1.json t2.json --suite my-suite --archive runs/archive.sqlite'],
+      examples: ['emberbench archive import result.json --json', 'emberbench archive import result.json --operational result.operational.json', 'emberbench archive import t1.json t2.json --suite my-suite --archive runs/archive.sqlite'],
       run: (args) => archiveImport(args),
     },
     {

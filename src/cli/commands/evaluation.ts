@@ -154,8 +154,8 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
       complete: summary.complete,
     }),
     ...trialFields(outcomes, llm),
-    // The isolation level a module or command agent ran at (also in its operational record); builtins run in the evaluator.
-    ...(local ? { isolation: outcomes[outcomes.length - 1]!.isolation } : {}),
+    // The isolation level the agent ran at, as its operational record states it (a builtin writes no record: its report keeps its fields).
+    ...(llm || local ? { isolation: outcomes[outcomes.length - 1]!.isolation } : {}),
     ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
   };
 }
@@ -188,11 +188,11 @@ async function evaluationVerify(args: ParsedArgs): Promise<Report> {
   return {
     verified: true,
     ...resultFields(suite, {
-      modelId: auth.result.model_id,
+      modelId: auth.modelId,
       manifestHash: auth.manifestHash,
       digest: auth.digest,
       scheduled: auth.scheduledEpisodes,
-      completed: auth.episodes.length,
+      completed: auth.committed,
       failed: auth.failures.length,
       complete: auth.complete,
     }),

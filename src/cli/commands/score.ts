@@ -20,6 +20,7 @@ import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { scoringTable } from '../../core/scoring/scoring-table.js';
 import { checkTrialRecords } from '../../core/llm/trials.js';
 import { parseOperationalRecordText } from '../../core/scoring/operational.js';
+import { isolationLines, overallIsolation, type TrialIsolation } from '../../core/scoring/isolation.js';
 import { readTextInput } from '../../node/inputs.js';
 import { scoreResultFiles, type ScoreTarget } from '../../node/workflows/score.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
@@ -36,11 +37,17 @@ function resultModelId(path: string): string {
   }
 }
 
-/** The operational records' checks (exit 3), before the long authentication; returns the warnings. */
-function checkTrialsOfScore(resultPaths: readonly string[], operationalPaths: readonly string[], official: boolean, stochastic: boolean): string[] {
+/** The operational records' checks (exit 3), before the long authentication; returns the warnings and each trial's isolation level. */
+function checkTrialsOfScore(
+  resultPaths: readonly string[],
+  operationalPaths: readonly string[],
+  official: boolean,
+  stochastic: boolean,
+): { warnings: string[]; isolation: TrialIsolation[] } {
   const records = operationalPaths.map((path) => ({ record: parseOperationalRecordText(readTextInput(path, 'operational record'), path), source: path }));
   const modelId = records.length === 0 ? '' : resultModelId(resultPaths[0]!);
-  return checkTrialRecords({ records, trials: resultPaths.length, modelId: modelId === '' ? (records[0]?.record.model_id ?? '') : modelId, official, stochastic });
+  const warnings = checkTrialRecords({ records, trials: resultPaths.length, modelId: modelId === '' ? (records[0]?.record.model_id ?? '') : modelId, official, stochastic });
+  return { warnings, isolation: records.map((r) => r.record.isolation ?? null) };
 }
 
 /** The target: exactly one of --suite DIR, --generated-suite DIR or --pack DIR (exit 2 otherwise). */
@@ -68,13 +75,14 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
     throw new UsageError(`--operational: give none or exactly one per --result (${resultPaths.length} results, ${operationalPaths.length} records), paired in order`);
   }
   // Repeated trials (scoring-v1.0.md section 12): one inference configuration, no cached answers in an official score.
-  const warnings = checkTrialsOfScore(resultPaths, operationalPaths, target.kind === 'pack', args.flag('stochastic'));
+  const { warnings, isolation } = checkTrialsOfScore(resultPaths, operationalPaths, target.kind === 'pack', args.flag('stochastic'));
   for (const warning of warnings) context.io.stderr(`warning: ${warning}\n`);
 
   // 2. Inputs (exit 3), the output path (exit 6), authentication and the pack
   //    checks (exit 3 or 5), scoring, the atomic write (exit 6): the workflow's order.
   const { report, digest, summary } = await scoreResultFiles({ target, resultPaths, failurePaths, resamples, out, force: args.flag('force') });
-  context.setHumanText?.(summary);
+  // The isolation level is shown only with operational records (it is not in the score report, whose bytes it never changes).
+  context.setHumanText?.(isolation.length === 0 ? summary : summary + isolationLines(isolation));
   return {
     model_id: report.model_id,
     manifest_hash: report.manifest_hash,
@@ -85,6 +93,7 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
     report_digest: digest,
     trials: report.trials.length,
     resamples: report.resamples,
+    ...(isolation.length === 0 ? {} : { isolation: overallIsolation(isolation), trial_isolation: isolation }),
   };
 }
 
@@ -102,7 +111,7 @@ export const scoreModule: CommandModule = {
       words: ['score'],
       summary: 'score the trials of one model and write the score report',
       description:
-        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the score summary (the headline with its interval, components, families, tail, zero-score causes, severe failures, people totals and congestion diagnostics). The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}. --operational FILE (one per --result, in order) gives the trials\' operational records: trials of different inference configurations are refused, and so are answers from a response cache in an official score; with --stochastic fewer than 3 trials is warned about. Each episode\'s trials are averaged before aggregation.',
+        'Authenticates every result from scratch (replay and metrics), scores every scheduled episode (person-level attribution, privileged references, capacity bounds), aggregates the trials over the primary families, computes the stratified bootstrap interval and writes the score report as canonical JSON plus one LF. Prints the score summary (the headline with its interval, components, families, tail, zero-score causes, severe failures, people totals and congestion diagnostics). The score is official only against an environment pack (--pack) whose manifest the results ran; against a bare suite it is UNOFFICIAL. --failures FILE (one per --result, in order) declares why episodes have no result: {"failures":[{"index":N,"kind":"invalid_output|model_error|timeout","message":"..."}]}. --operational FILE (one per --result, in order) gives the trials\' operational records: trials of different inference configurations are refused, and so are answers from a response cache in an official score; with --stochastic fewer than 3 trials is warned about; the agent\'s isolation level in each record (sandboxed, none, in_process) is printed after the summary, with a warning for a trial run without a sandbox. Each episode\'s trials are averaged before aggregation.',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,

@@ -26,6 +26,7 @@
 
 import type { Observation } from '../sim/observation.js';
 import type { Grid } from '../world/grid.js';
+import { CommitmentOrder, MAX_REGRET } from './commitment-order.js';
 import { UNREACHABLE, exitGroups } from './distance-fields.js';
 import { ExitField } from './exit-field.js';
 import type { FireAwareField } from './fire-aware-shortest-path.js';
@@ -35,11 +36,6 @@ import type { ObservedWorld } from './observed-world.js';
 export const MAX_DOORS = 8;
 /** A person keeps its previous door while that door costs at most this much more. */
 export const STICKY_MARGIN = 1;
-/** Regrets are capped here (a person with one reachable door has this regret). */
-const MAX_REGRET = 0xffff;
-/** Sort-key field widths: distances are below 2^17 (cells), person indices below 2^20. */
-const CELL_SPAN = 0x20000;
-const PERSON_SPAN = 0x100000;
 /** A person with no route to any exit. */
 export const NO_DOOR = -1;
 
@@ -66,8 +62,8 @@ export class DoorAssignment {
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
   private order = new Int32Array(16);
-  /** Sort keys (regret, distance, person) packed into doubles. */
-  private keys = new Float64Array(16);
+  /** Orders the people by regret, walk and person. */
+  private readonly commitment = new CommitmentOrder();
 
   /** `nearest` must keep its route danger when there is one door (doorsOf(grid).length === 1). */
   constructor(
@@ -128,7 +124,6 @@ export class DoorAssignment {
     if (this.door.length < n) {
       this.door = new Int32Array(Math.max(n, this.door.length * 2));
       this.order = new Int32Array(this.door.length);
-      this.keys = new Float64Array(this.door.length);
     }
     const nearestDist = this.nearest.dist;
     const { order, door, queues, liveCount, dists, dangers } = this;
@@ -141,7 +136,9 @@ export class DoorAssignment {
     // Order: most committed first (see above); people with one reachable
     // door have the largest regret. Ties: nearer the nearest exit first, then
     // person order.
-    const keys = this.keys;
+    const commitment = this.commitment;
+    commitment.reserve(n);
+    const { person: orderPerson, regret: orderRegret, walk: orderWalk } = commitment;
     let m = 0;
     let maxWalk = 0;
     for (let i = 0; i < n; i++) {
@@ -163,19 +160,17 @@ export class DoorAssignment {
         } else if (c < second) second = c;
       }
       const regret = second === UNREACHABLE ? MAX_REGRET : Math.min(second - first, MAX_REGRET);
-      // Exact in a double: (MAX_REGRET - regret) < 2^16, d < 2^17, i < 2^20.
-      keys[m++] = ((MAX_REGRET - regret) * CELL_SPAN + d) * PERSON_SPAN + i;
+      orderPerson[m] = i;
+      orderRegret[m] = regret;
+      orderWalk[m++] = d;
     }
-    const sorted = keys.subarray(0, m).sort();
-    for (let k = 0; k < m; k++) order[k] = sorted[k]! % PERSON_SPAN;
+    commitment.sort(m, order);
     for (let g = 0; g < doorCount; g++) queues[g]!.reset(maxWalk, liveCount[g]!);
     const previousDoor = this.carryPreviousDoors(persons, n);
-    // Expected exit step plus route danger of door g for a person on `cell`; UNREACHABLE when closed.
-    const cost = (g: number, cell: number): number => {
-      const walk = dists[g]![cell]!;
-      if (walk === UNREACHABLE || liveCount[g] === 0) return UNREACHABLE;
-      return queues[g]!.tailWith(walk) + dangers[g]![cell]!;
-    };
+    // A door's cost for a person on `cell`: its expected exit step (the
+    // queue's tail if it joined) plus the route danger; a closed door (no
+    // live exit cell) or an unreachable one is skipped. Inlined rather than
+    // a closure: the closure's captured context slowed the whole loop.
     for (let k = 0; k < m; k++) {
       const i = order[k]!;
       const cell = cells[i]!;
@@ -184,10 +179,12 @@ export class DoorAssignment {
       let bestWalk = 0;
       for (let g = 0; g < doorCount; g++) {
         const walk = dists[g]![cell]!;
-        // The queue only adds: a door whose walk alone costs more cannot win.
-        if (walk === UNREACHABLE || (best !== NO_DOOR && walk + dangers[g]![cell]! > bestCost)) continue;
-        const c = cost(g, cell);
-        if (c === UNREACHABLE) continue;
+        if (walk === UNREACHABLE || liveCount[g] === 0) continue;
+        const danger = dangers[g]![cell]!;
+        // Joining never shortens a queue nor beats the walk: a door whose
+        // bound alone costs more cannot win (so its tree walk is skipped).
+        if (best !== NO_DOOR && Math.max(walk, queues[g]!.tail()) + danger > bestCost) continue;
+        const c = queues[g]!.tailWith(walk) + danger;
         if (best === NO_DOOR || c < bestCost || (c === bestCost && walk < bestWalk)) {
           best = g;
           bestCost = c;
@@ -197,8 +194,11 @@ export class DoorAssignment {
       if (best === NO_DOOR) continue; // unreachable in practice: the nearest exit belongs to a door
       const previous = previousDoor[i]!;
       if (previous !== NO_DOOR && previous !== best) {
-        const c = cost(previous, cell);
-        if (c !== UNREACHABLE && c <= bestCost + STICKY_MARGIN) best = previous;
+        const walk = dists[previous]![cell]!;
+        if (walk !== UNREACHABLE && liveCount[previous] !== 0) {
+          const c = queues[previous]!.tailWith(walk) + dangers[previous]![cell]!;
+          if (c <= bestCost + STICKY_MARGIN) best = previous;
+        }
       }
       queues[best]!.add(dists[best]![cell]!);
       door[i] = best;
@@ -274,6 +274,14 @@ export class ReleaseQueue {
       pending[k] = 0;
       value[k] = Math.max(value[2 * k]!, value[2 * k + 1]!);
     }
+  }
+
+  /**
+   * The last exit step of the queue as it is (very negative when empty): a
+   * lower bound of `tailWith` for any release, since joining only adds.
+   */
+  tail(): number {
+    return Math.ceil(this.value[1]! / this.lanes);
   }
 
   /** The last exit step if one more person with this release joined (the marginal cost of joining). */

@@ -28,7 +28,7 @@ import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import type { Suite } from '../world/suite.js';
 import { checkManifestTargetsSuite, manifestHash, requireSameManifest, type EvaluationManifest, type ManifestEpisode } from './manifest.js';
 import { modelIdProblem } from './model-id.js';
-import { parseResultText, resultDigest, type EvaluationResult, type FailureDeclaration } from './result.js';
+import { parseResultText, resultDigest, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from './result.js';
 
 /** An authenticated record: its episode start, replayed outcome and recomputed metrics. */
 export interface MeasuredEpisode {
@@ -78,15 +78,71 @@ export function measureRecord(scenario: Scenario, record: RunRecord, source: str
   return { start, outcome: replay.outcome, metrics: observer.result(), persons: observer.personMetrics() };
 }
 
+/** One index of a list whose indices must be strictly increasing (sorted, no duplicates) and scheduled. */
+export function checkIndexAt(index: number, previous: number | undefined, i: number, field: string, scheduled: number, source: string): void {
+  const path = `${source}: ${field}[${i}].index`;
+  if (index >= scheduled) throw new ValidationError(`${path}: ${index} is not a scheduled episode (the manifest schedules ${scheduled})`);
+  if (previous !== undefined && index === previous) throw new ValidationError(`${path}: duplicate episode index ${index}`);
+  if (previous !== undefined && index < previous) throw new ValidationError(`${path}: ${index} is out of order (indices must increase)`);
+}
+
 /** Indices must be strictly increasing (sorted, no duplicates) and scheduled. */
 function checkIndices(items: readonly { readonly index: number }[], field: string, scheduled: number, source: string): void {
-  items.forEach(({ index }, i) => {
-    const path = `${source}: ${field}[${i}].index`;
-    if (index >= scheduled) throw new ValidationError(`${path}: ${index} is not a scheduled episode (the manifest schedules ${scheduled})`);
-    const previous = items[i - 1]?.index;
-    if (previous !== undefined && index === previous) throw new ValidationError(`${path}: duplicate episode index ${index}`);
-    if (previous !== undefined && index < previous) throw new ValidationError(`${path}: ${index} is out of order (indices must increase)`);
-  });
+  items.forEach(({ index }, i) => checkIndexAt(index, items[i - 1]?.index, i, field, scheduled, source));
+}
+
+/**
+ * The checks of a result that need no episode: the manifest targets the
+ * suite, manifest_hash is its hash, the model ID passes. Returns the hash.
+ */
+export function authenticateResultHead(result: EvaluationResult, source: string, suite: Suite): string {
+  checkManifestTargetsSuite(result.manifest, suite, source);
+  const hash = manifestHash(result.manifest);
+  if (result.manifest_hash !== hash) {
+    throw new ValidationError(`${source}: manifest_hash: is ${result.manifest_hash} but the embedded manifest's hash is ${hash}`);
+  }
+  const problem = modelIdProblem(result.model_id);
+  if (problem !== null) throw new ValidationError(`${source}: model_id: ${problem}`);
+  return hash;
+}
+
+/**
+ * Authenticates one committed episode (episodes[i]) whose index was
+ * checked: its record belongs to the scheduled episode, replays exactly, and
+ * its stored metrics equal the recomputed ones.
+ */
+export function authenticateEpisode(
+  manifest: EvaluationManifest,
+  scenarios: ReadonlyMap<string, Scenario>,
+  episode: ResultEpisode,
+  i: number,
+  source: string,
+): AuthenticatedEpisode {
+  const path = `${source}: episodes[${i}]`;
+  const scheduled = manifest.episodes[episode.index]!;
+  checkRecordBelongs(scheduled, episode.record, `${path}.record`);
+  // checkManifestTargetsSuite guarantees the scenario is in the suite.
+  const scenario = scenarios.get(scheduled.scenario_id)!;
+  const measured = measureRecord(scenario, episode.record, `${path}.record (episode ${episode.index})`);
+  if (canonicalJson(measured.metrics as unknown as JsonObject) !== canonicalJson(episode.metrics as unknown as JsonObject)) {
+    throw new ValidationError(`${path}.metrics: differ from the recomputed metrics (episode ${episode.index})`);
+  }
+  return { ...measured, index: episode.index, scheduled, record: episode.record };
+}
+
+/** The scenarios of a suite by ID (authenticateEpisode's lookup). */
+export function scenariosById(suite: Suite): ReadonlyMap<string, Scenario> {
+  return new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+}
+
+/** The message of a declaration for a committed episode. */
+export function declaredCommittedMessage(source: string, i: number, index: number): string {
+  return `${source}: failures[${i}]: declares a failure for episode ${index}, which has a committed result`;
+}
+
+/** The message of an incomplete result when completeness is required (exit 5). */
+export function incompleteMessage(source: string, committed: number, scheduled: number, failed: number): string {
+  return `${source}: incomplete: ${scheduled - committed} of ${scheduled} scheduled episodes have no committed result (${failed} declared failed)`;
 }
 
 function checkRecordBelongs(scheduled: ManifestEpisode, record: RunRecord, path: string): void {
@@ -107,45 +163,23 @@ function checkRecordBelongs(scheduled: ManifestEpisode, record: RunRecord, path:
 export function authenticateResult(text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): AuthenticatedResult {
   const result = parseResultText(text, source);
   const { manifest } = result;
-  checkManifestTargetsSuite(manifest, suite, source);
-  const hash = manifestHash(manifest);
-  if (result.manifest_hash !== hash) {
-    throw new ValidationError(`${source}: manifest_hash: is ${result.manifest_hash} but the embedded manifest's hash is ${hash}`);
-  }
-  const problem = modelIdProblem(result.model_id);
-  if (problem !== null) throw new ValidationError(`${source}: model_id: ${problem}`);
+  const hash = authenticateResultHead(result, source, suite);
 
   const scheduledCount = manifest.episodes.length;
   checkIndices(result.episodes, 'episodes', scheduledCount, source);
   checkIndices(result.failures, 'failures', scheduledCount, source);
   const committed = new Set(result.episodes.map((e) => e.index));
   result.failures.forEach((f, i) => {
-    if (committed.has(f.index)) {
-      throw new ValidationError(`${source}: failures[${i}]: declares a failure for episode ${f.index}, which has a committed result`);
-    }
+    if (committed.has(f.index)) throw new ValidationError(declaredCommittedMessage(source, i, f.index));
   });
 
-  const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
-  const episodes = result.episodes.map((episode, i): AuthenticatedEpisode => {
-    const path = `${source}: episodes[${i}]`;
-    const scheduled = manifest.episodes[episode.index]!;
-    checkRecordBelongs(scheduled, episode.record, `${path}.record`);
-    // checkManifestTargetsSuite guarantees the scenario is in the suite.
-    const scenario = scenarios.get(scheduled.scenario_id)!;
-    const measured = measureRecord(scenario, episode.record, `${path}.record (episode ${episode.index})`);
-    if (canonicalJson(measured.metrics as unknown as JsonObject) !== canonicalJson(episode.metrics as unknown as JsonObject)) {
-      throw new ValidationError(`${path}.metrics: differ from the recomputed metrics (episode ${episode.index})`);
-    }
-    return { ...measured, index: episode.index, scheduled, record: episode.record };
-  });
+  const scenarios = scenariosById(suite);
+  const episodes = result.episodes.map((episode, i) => authenticateEpisode(manifest, scenarios, episode, i, source));
 
   if (opts.requiredManifest !== undefined) requireSameManifest(manifest, opts.requiredManifest, source);
   const complete = episodes.length === scheduledCount;
   if (opts.requireComplete === true && !complete) {
-    const missing = scheduledCount - episodes.length;
-    throw new MismatchError(
-      `${source}: incomplete: ${missing} of ${scheduledCount} scheduled episodes have no committed result (${result.failures.length} declared failed)`,
-    );
+    throw new MismatchError(incompleteMessage(source, episodes.length, scheduledCount, result.failures.length));
   }
   return {
     result,

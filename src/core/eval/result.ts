@@ -179,6 +179,16 @@ function readEpisode(r: FieldReader, value: JsonValue, path: string): ResultEpis
   return { index, metrics, record };
 }
 
+/** Reads one element of `episodes` (path `episodes[i]`) on its own: the streaming reader's per-episode check. */
+export function readResultEpisode(value: JsonValue, source: string, path: string): ResultEpisode {
+  return readEpisode(new FieldReader(source), value, path);
+}
+
+/** The error of a result file that is not canonical JSON plus one LF. */
+export function notCanonicalError(source: string): ValidationError {
+  return new ValidationError(`${source}: not canonical JSON plus one LF (an evaluation result is never reformatted or repaired)`);
+}
+
 function readFailure(r: FieldReader, value: JsonValue, path: string): FailureDeclaration {
   const f = r.object(value, path, FAILURE_KEYS);
   const index = r.integer(f.index, `${path}.index`);
@@ -217,8 +227,6 @@ export function parseResultText(text: string, source: string): EvaluationResult 
   const value = parseJsonInput(text, source);
   const result = readResultValue(value, source);
   // After the fields, so that a wrong field is named precisely.
-  if (canonicalJson(value) + '\n' !== text) {
-    throw new ValidationError(`${source}: not canonical JSON plus one LF (an evaluation result is never reformatted or repaired)`);
-  }
+  if (canonicalJson(value) + '\n' !== text) throw notCanonicalError(source);
   return result;
 }

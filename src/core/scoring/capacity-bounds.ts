@@ -15,6 +15,7 @@
 import { ValidationError } from '../errors.js';
 import { EXIT, WALL, type Grid } from '../world/grid.js';
 import type { FireWorld } from '../world/scenario-types.js';
+import { MinHeap, SlotCapacity, UnionFind } from './capacity-bounds-parts.js';
 import { NO_ESCAPE, type References } from './references.js';
 
 export interface CapacityBounds {
@@ -42,35 +43,6 @@ function evacueeReleases(refs: References, evacuees: ArrayLike<number>): Int32Ar
     releases[k] = l;
   }
   return releases;
-}
-
-/**
- * Capacity per step s = 1..H of a set of cells, where a cell counts in step
- * s while its ignition step is > s - 1 + offset: `offset` 0 for exits (not
- * burning at the start of the step), 1 for cut cells (burning neither at
- * the start nor at the end). Capacities never grow, as the fire never
- * shrinks.
- */
-class SlotCapacity {
-  private readonly steps: Int32Array;
-  private gone = 0;
-  private lastStep = 0;
-
-  constructor(
-    ignitionSteps: readonly number[],
-    private readonly offset: number,
-  ) {
-    this.steps = Int32Array.from(ignitionSteps).sort();
-  }
-
-  /** Capacity of step s; calls must come with nondecreasing s. */
-  at(s: number): number {
-    if (s < this.lastStep) throw new RangeError('slot capacities are read in step order');
-    this.lastStep = s;
-    const steps = this.steps;
-    while (this.gone < steps.length && steps[this.gone]! <= s - 1 + this.offset) this.gone++;
-    return steps.length - this.gone;
-  }
 }
 
 /**
@@ -219,29 +191,6 @@ function exitDistance(grid: Grid, graph: OpenGraph): Int32Array {
     }
   }
   return w;
-}
-
-class UnionFind {
-  private readonly parent: Int32Array;
-  constructor(size: number) {
-    this.parent = Int32Array.from({ length: size }, (_, i) => i);
-  }
-  find(x: number): number {
-    const parent = this.parent;
-    let root = x;
-    while (parent[root] !== root) root = parent[root]!;
-    while (parent[x] !== root) {
-      const up = parent[x]!;
-      parent[x] = root;
-      x = up;
-    }
-    return root;
-  }
-  union(a: number, b: number): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  }
 }
 
 /** One group of one threshold: its cut's ignition steps and its members' (r, q, L). */
@@ -430,46 +379,4 @@ function groupBound(group: CutGroup, horizon: number): number {
     }
   }
   return total;
-}
-
-/** A binary min-heap of integers. */
-class MinHeap {
-  private readonly items: number[] = [];
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  push(value: number): void {
-    const items = this.items;
-    let i = items.length;
-    items.push(value);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (items[parent]! <= value) break;
-      items[i] = items[parent]!;
-      i = parent;
-    }
-    items[i] = value;
-  }
-
-  pop(): number {
-    const items = this.items;
-    const top = items[0]!;
-    const last = items.pop()!;
-    if (items.length > 0) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= items.length) break;
-        const right = left + 1;
-        const child = right < items.length && items[right]! < items[left]! ? right : left;
-        if (items[child]! >= last) break;
-        items[i] = items[child]!;
-        i = child;
-      }
-      items[i] = last;
-    }
-    return top;
-  }
 }

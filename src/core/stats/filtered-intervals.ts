@@ -33,18 +33,8 @@
  */
 
 import type { Interval } from './bootstrap.js';
-import {
-  LOWER_QUANTILE,
-  MetricAccumulator,
-  UPPER_QUANTILE,
-  designOf,
-  jointBootstrapStatistics,
-  jointInterval,
-  quantileIndex,
-  quantileOfOrder,
-  type BootstrapUnit,
-  type Design,
-} from './joint-bootstrap.js';
+import { MetricAccumulator, designOf, jointBootstrapStatistics, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
+import { LOWER_QUANTILE, UPPER_QUANTILE, quantileIndex, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
 

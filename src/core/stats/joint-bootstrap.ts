@@ -25,6 +25,7 @@
  */
 
 import type { Interval } from './bootstrap.js';
+import { LOWER_QUANTILE, UPPER_QUANTILE, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
 
@@ -367,30 +368,6 @@ export function statisticRationals(j: JointStatistics): (Rational | null)[] {
   return j.numerators.map((n) => (n === null ? null : Rational.of(n, j.denominator)));
 }
 
-const LOWER_P = Rational.of(1n, 40n); // 2.5%
-const UPPER_P = Rational.of(39n, 40n); // 97.5%
-
-export const LOWER_QUANTILE = LOWER_P;
-export const UPPER_QUANTILE = UPPER_P;
-
-/** floor((n - 1) p): the first of the two order statistics a type-7 quantile reads. */
-export function quantileIndex(n: number, p: Rational): number {
-  const h = Rational.of(n - 1).mul(p);
-  return Number(h.num / h.den); // floor: h >= 0
-}
-
-/**
- * The type-7 quantile (quantile.ts) of n numerators over one denominator,
- * given the sorted order statistics it reads (`at(i)`: the i-th smallest).
- */
-export function quantileOfOrder(at: (i: number) => bigint, n: number, den: bigint, p: Rational): Rational {
-  const h = Rational.of(n - 1).mul(p);
-  const lo = quantileIndex(n, p);
-  const lower = Rational.of(at(lo), den);
-  if (lo + 1 >= n) return lower;
-  return lower.add(h.sub(Rational.of(lo)).mul(Rational.of(at(lo + 1) - at(lo), den)));
-}
-
 function quantileOfSorted(sorted: readonly bigint[], den: bigint, p: Rational): Rational {
   return quantileOfOrder((i) => sorted[i]!, sorted.length, den, p);
 }
@@ -403,5 +380,5 @@ function quantileOfSorted(sorted: readonly bigint[], den: bigint, p: Rational): 
 export function jointInterval(j: JointStatistics): Interval | null {
   const sorted = j.numerators.filter((n): n is bigint => n !== null).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (sorted.length === 0) return null;
-  return { lower: quantileOfSorted(sorted, j.denominator, LOWER_P), upper: quantileOfSorted(sorted, j.denominator, UPPER_P) };
+  return { lower: quantileOfSorted(sorted, j.denominator, LOWER_QUANTILE), upper: quantileOfSorted(sorted, j.denominator, UPPER_QUANTILE) };
 }

@@ -12,8 +12,17 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { AgentError } from '../../core/errors.js';
 import type { ActionSet } from '../../core/sim/actions.js';
 import type { Agent } from '../../core/sim/agent.js';
+import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../../core/sim/move-view.js';
 import type { Observation } from '../../core/sim/observation.js';
-import { decodeActionLine, encodeObservationLine, LINE_PROTOCOL_MAX_LINE_BYTES } from '../../shared/agent-protocol.js';
+import {
+  decodeActionLine,
+  decodeOptIn,
+  encodeObservationLine,
+  isStringRecord,
+  LINE_PROTOCOL_MAX_LINE_BYTES,
+  NOT_AN_ACTION_SET,
+} from '../../shared/agent-protocol.js';
+import { LineViewCodec } from './line-view.js';
 import { describeExit, exitOrKill, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
 import type { ResourceScope } from '../lifetime.js';
@@ -70,10 +79,24 @@ export function resolveProgram(program: string): string | undefined {
   return undefined;
 }
 
+/** The line as UTF-8 text, or undefined when it is not UTF-8. */
+function utf8(line: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(line);
+  } catch {
+    return undefined;
+  }
+}
+
 type Waiter = { resolve(line: Buffer): void; reject(error: AgentError): void };
 
-/** One episode's agent process. */
-export class LineProtocolAgent implements Agent {
+/**
+ * One episode's agent process. The runner drives it through ACT_ON_VIEW
+ * (line-view.ts: the same lines, written and read without objects, and
+ * delta lines once the agent opted in); `act(observation)` stays for other
+ * callers and always writes full observations.
+ */
+export class LineProtocolAgent implements ViewAgent {
   private readonly tail = new StderrTail();
   private readonly exited: Promise<ChildExit>;
   private buffered: Buffer[] = [];
@@ -82,6 +105,9 @@ export class LineProtocolAgent implements Agent {
   private waiter: Waiter | undefined;
   private failure: AgentError | undefined;
   private closed = false;
+  private readonly codec = new LineViewCodec();
+  /** Whether the agent opted in to delta observations in its first answer. */
+  private deltas = false;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -124,6 +150,40 @@ export class LineProtocolAgent implements Agent {
   }
 
   async act(observation: Observation): Promise<ActionSet> {
+    return this.decode(await this.exchange(encodeObservationLine(observation)));
+  }
+
+  /**
+   * One step on the fast path: resolves to undefined once `moves` hold the
+   * answer (a line naming exactly the active persons with valid actions),
+   * else to the decoded action set for the runner's action check. The
+   * answer to the step-0 observation may opt in to delta observations
+   * (agent-protocol.ts decodeOptIn).
+   */
+  async [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): Promise<ActionSet | undefined> {
+    const codec = this.codec;
+    codec.advance(view);
+    const text = this.deltas ? codec.deltaLine(view) : codec.fullLine(view);
+    codec.remember(view);
+    const line = await this.exchange(text);
+    if (codec.scanMoves(line, view, moves)) return undefined;
+    const optIn = view.step === 0 ? decodeOptIn(utf8(line) ?? '') : undefined;
+    if (optIn === undefined) return this.decode(line);
+    if (!isStringRecord(optIn.actions)) throw await this.fatal(new AgentError('invalid_output', NOT_AN_ACTION_SET));
+    this.deltas = true;
+    return optIn.actions as ActionSet;
+  }
+
+  private async decode(line: Buffer): Promise<ActionSet> {
+    const text = utf8(line);
+    if (text === undefined) throw await this.fatal(new AgentError('invalid_output', 'agent output is not UTF-8'));
+    const decoded = decodeActionLine(text);
+    if (!decoded.ok) throw await this.fatal(new AgentError('invalid_output', decoded.reason));
+    return decoded.actions as ActionSet;
+  }
+
+  /** Writes one observation line and waits for the answer line. */
+  private async exchange(observationLine: string): Promise<Buffer> {
     if (this.closed) throw new AgentError('model_error', 'act called on a closed agent');
     if (this.failure) throw this.failure;
     if (this.waiter) throw new AgentError('model_error', 'act called while the previous act is still running');
@@ -152,17 +212,9 @@ export class LineProtocolAgent implements Agent {
       };
       this.waiter = waiter;
       // EPIPE and friends surface as the process's exit (handled above).
-      this.child.stdin?.write(encodeObservationLine(observation));
+      this.child.stdin?.write(observationLine);
     });
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(line);
-    } catch {
-      throw await this.fatal(new AgentError('invalid_output', 'agent output is not UTF-8'));
-    }
-    const decoded = decodeActionLine(text);
-    if (!decoded.ok) throw await this.fatal(new AgentError('invalid_output', decoded.reason));
-    return decoded.actions as ActionSet;
+    return line;
   }
 
   /** Ends the episode: closes stdin, waits a short grace, then kills. Resolves once the process is gone. */

@@ -23,8 +23,9 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { millisecondsAsSeconds } from '../../core/llm/cost.js';
-import { buildOperationalRecord, inferenceConfigDigest, type OperationalRecord } from '../../core/scoring/operational.js';
-import type { AgentIsolation } from './sandbox-options.js';
+import { buildOperationalRecord, inferenceConfigDigest, type IsolationLevel, type OperationalRecord } from '../../core/scoring/operational.js';
+import { checkIsolation } from './sandbox.js';
+import { DEFAULT_AGENT_SANDBOX_OPTIONS, type AgentSandboxOptions } from './sandbox-options.js';
 import type { AgentSpec } from './spec.js';
 
 /** The provider ID of a local agent's record. */
@@ -36,6 +37,16 @@ export type LocalAgentSpec = Extract<AgentSpec, { kind: 'module' } | { kind: 'co
 
 export function isLocalAgent(spec: AgentSpec): spec is LocalAgentSpec {
   return spec.kind === 'module' || spec.kind === 'command';
+}
+
+/**
+ * The isolation level an agent runs at: for a module or command agent the
+ * sandbox probe its host uses (cached per thread; without a sandbox it says
+ * so once, or refuses under --require-isolation), `in_process` for a builtin
+ * or the chat adapter, which are the evaluator's own code.
+ */
+export function agentIsolation(spec: AgentSpec, sandbox: AgentSandboxOptions = DEFAULT_AGENT_SANDBOX_OPTIONS): IsolationLevel {
+  return isLocalAgent(spec) ? checkIsolation(sandbox) : 'in_process';
 }
 
 /**
@@ -74,7 +85,8 @@ export interface LocalTrialRecordInput {
   readonly spec: LocalAgentSpec;
   readonly agentPaths: readonly string[];
   readonly actTimeoutMs: number;
-  readonly isolation: AgentIsolation;
+  /** agentIsolation of the spec: `sandboxed` or `none`. */
+  readonly isolation: IsolationLevel;
   /** Committed episodes plus declared failures in the trial's result. */
   readonly episodes: number;
   /** Declared failures of kind `timeout`. */

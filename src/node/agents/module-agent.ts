@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { AgentError } from '../../core/errors.js';
 import type { ActionSet } from '../../core/sim/actions.js';
 import type { Agent } from '../../core/sim/agent.js';
+import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../../core/sim/move-view.js';
 import type { Observation } from '../../core/sim/observation.js';
-import { isStringRecord, parseHostReply, type HostReply, type HostRequest } from '../../shared/agent-protocol.js';
+import { isStringRecord, parseHostReply, type HostReply, type HostRequest, type ViewDelta } from '../../shared/agent-protocol.js';
+import { decodeMoves, ViewDeltaWriter } from './view-delta.js';
 import { describeExit, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
 import type { ResourceScope } from '../lifetime.js';
@@ -140,11 +142,30 @@ export class ModuleAgentHost {
 
   /** One act; resolves to the action set shape, or AgentError (then the host is dead). */
   async act(observation: Observation): Promise<ActionSet> {
+    return this.answer(await this.actRequest({ type: 'act', observation }));
+  }
+
+  /**
+   * One act on a view delta: resolves to undefined once `moves` hold the
+   * answer's direction codes, or to the action set when the host sent it
+   * whole (it did not reduce to digits); AgentError as for act.
+   */
+  async actOnDelta(delta: ViewDelta, moves: Uint8Array): Promise<ActionSet | undefined> {
+    const reply = await this.actRequest({ type: 'view', ...delta });
+    if (reply.type !== 'moves') return this.answer(reply);
+    if (decodeMoves(reply.moves, moves)) return undefined;
+    throw await this.fatal(this.violation());
+  }
+
+  private actRequest(body: RequestBody): Promise<HostReply> {
     const ms = this.opts.actTimeoutMs;
-    const reply = await this.request({ type: 'act', observation }, ms, {
+    return this.request(body, ms, {
       timeout: () => new AgentError('timeout', `act took longer than ${ms} ms`),
       exit: (exit, tail) => new AgentError('model_error', describeExit(exit, tail)),
     });
+  }
+
+  private async answer(reply: HostReply): Promise<ActionSet> {
     if (reply.type === 'actions') {
       // The host checks the shape too, but agent code shares its process.
       if (isStringRecord(reply.actions)) return reply.actions as ActionSet;
@@ -262,9 +283,14 @@ export class ModuleAgentHost {
   }
 }
 
-/** An episode's agent, bound to one host until close(). */
-export class ModuleAgent implements Agent {
+/**
+ * An episode's agent, bound to one host until close(). The runner drives it
+ * through ACT_ON_VIEW: each step crosses the channel as a delta and comes
+ * back as digits (view-delta.ts); `act(observation)` stays for other callers.
+ */
+export class ModuleAgent implements ViewAgent {
   private state: 'ready' | 'acting' | 'failed' | 'closed' = 'ready';
+  private readonly deltas = new ViewDeltaWriter();
 
   constructor(
     private readonly host: ModuleAgentHost,
@@ -276,15 +302,24 @@ export class ModuleAgent implements Agent {
     return this.host.pid;
   }
 
-  async act(observation: Observation): Promise<ActionSet> {
+  act(observation: Observation): Promise<ActionSet> {
+    return this.guarded(() => this.host.act(observation));
+  }
+
+  [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): Promise<ActionSet | undefined> {
+    return this.guarded(() => this.host.actOnDelta(this.deltas.next(view), moves));
+  }
+
+  /** One act at a time; any failure ends the host. */
+  private async guarded<T>(call: () => Promise<T>): Promise<T> {
     if (this.state !== 'ready') {
       throw new AgentError('model_error', this.state === 'acting' ? 'act called while the previous act is still running' : `act called on a ${this.state} agent`);
     }
     this.state = 'acting';
     try {
-      const actions = await this.host.act(observation);
+      const answer = await call();
       this.state = 'ready';
-      return actions;
+      return answer;
     } catch (error) {
       this.state = 'failed';
       await this.host.kill();

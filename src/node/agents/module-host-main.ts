@@ -16,6 +16,7 @@ import {
   type HostReply,
   type HostRequest,
 } from '../../shared/agent-protocol.js';
+import { ViewObservations } from './view-observation.js';
 
 interface HostedAgent {
   act(observation: unknown): unknown;
@@ -24,6 +25,8 @@ interface HostedAgent {
 let exportLabel = '';
 let factory: { fn: (...args: never[]) => unknown; owner: unknown } | undefined;
 let agent: HostedAgent | undefined;
+// The current agent's snapshots on the view path (a fresh one per agent).
+let views = new ViewObservations();
 // Agents handed out by this host: a factory must build a new one per episode.
 const usedAgents = new WeakSet<object>();
 
@@ -113,18 +116,30 @@ async function newAgent(seq: number): Promise<void> {
   }
   usedAgents.add(made);
   agent = made as HostedAgent;
+  views = new ViewObservations();
   send({ type: 'agent_ready', seq });
 }
 
-async function act(request: Extract<HostRequest, { type: 'act' }>): Promise<void> {
+async function act(request: Extract<HostRequest, { type: 'act' | 'view' }>): Promise<void> {
   const current = agent;
   if (current === undefined) {
     fail(request.seq, 'act', 'act before the agent was built');
     return;
   }
+  let observation: unknown;
+  if (request.type === 'act') observation = request.observation;
+  else {
+    try {
+      observation = views.observe(request);
+    } catch (error) {
+      // Only the evaluator sends views; one that does not follow is a bug.
+      process.stderr.write(`agent host: ${describe(error)}\n`);
+      process.exit(70);
+    }
+  }
   let result: unknown;
   try {
-    result = await current.act(request.observation);
+    result = await current.act(observation);
   } catch (error) {
     fail(request.seq, 'act', `act raised ${describe(error)}`);
     return;
@@ -133,8 +148,12 @@ async function act(request: Extract<HostRequest, { type: 'act' }>): Promise<void
     fail(request.seq, 'output', `act returned ${typeName(result)}, not a plain object mapping person IDs to action strings`);
     return;
   }
+  const entries = Object.entries(result);
+  // A view is answered with one digit per person when the set reduces to that exactly.
+  const moves = request.type === 'view' ? views.movesOf(entries) : undefined;
+  if (moves !== undefined) send({ type: 'moves', seq: request.seq, moves });
   // A fresh copy: only own enumerable string values cross the channel.
-  send({ type: 'actions', seq: request.seq, actions: Object.fromEntries(Object.entries(result)) });
+  else send({ type: 'actions', seq: request.seq, actions: Object.fromEntries(entries) });
 }
 
 async function handle(raw: unknown): Promise<void> {
@@ -150,6 +169,7 @@ async function handle(raw: unknown): Promise<void> {
     case 'new_agent':
       return newAgent(request.seq);
     case 'act':
+    case 'view':
       return act(request);
     case 'end_agent':
       agent = undefined;

@@ -6,6 +6,7 @@
  * `leaderboard`, `bundle create`, `report html`.
  */
 
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseResultText } from '../../core/eval/result.js';
 import { sha256Hex } from '../../core/hash.js';
@@ -181,6 +182,7 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
 
     'export.htmlReport': async ({ bundleDir, outFile, episodes }) => {
       const output = { force: false, inputs: [bundleDir] };
+      if (existsSync(outFile)) throw new ServiceError('output', `outFile: ${outFile} exists and is never replaced; type a new file name`, 'outFile');
       await checkOutputPath(outFile, output);
       const html = renderHtmlReport(bundleDir, episodes === undefined ? {} : { episodes });
       await writeOutputFile(outFile, html, output);

@@ -23,7 +23,9 @@ import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
 import { scoreJobOf, scoreOffThread } from '../archive/score-job.js';
-import { insertTrial, setTrialStatus } from '../archive/trials-store.js';
+import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
+import { agentIsolation, isLocalAgent } from '../agents/local-operational.js';
+import { storeLocalOperationalRecord } from './local-runs.js';
 import type { EntryPoints } from '../entry-points.js';
 import { packScoringContext } from '../eval/evaluate-episode.js';
 import { checkJobs, checkModelId, maxJobs, runEvaluation } from '../eval/runner.js';
@@ -238,6 +240,9 @@ export class RunManager {
     const liveBuffer = createLiveUsage();
     const llm = config.agent.kind === 'openai-chat' ? llmSpecOf(this.archive, config.agent, trialId, liveBuffer) : null;
     const { spec, agentPaths } = llm === null ? agentSpecOf(config.agent) : { spec: llm.spec, agentPaths: [] };
+    // The isolation level the agent runs at (the sandbox probe its host makes in the workers), stored with the trial for the views.
+    const isolation = agentIsolation(spec);
+    this.archive.write((db) => setTrialIsolation(db, trialId, isolation));
     const suiteDir = materializeSuite(this.archive.db, suite.hash, this.archive.cacheDir);
     const run: ActiveRun = {
       trialId,
@@ -305,10 +310,14 @@ export class RunManager {
     }).then(
       async (summary) => {
         run.finished = summary.completedEpisodes + summary.failedEpisodes;
-        if (llm !== null) {
-          // The operational record, from the transcripts of the episodes the result holds, before the run is reported ended.
+        if (llm !== null || isLocalAgent(spec)) {
+          // The operational record, before the run is reported ended: a language model's from the transcripts of the
+          // episodes the result holds; a module or command agent's its isolation level and this run's wall time.
           try {
-            await storeOperationalRecord(this.archive, trialId, row.model_id, llm.config, summary);
+            if (llm !== null) await storeOperationalRecord(this.archive, trialId, row.model_id, llm.config, summary);
+            else if (isLocalAgent(spec)) {
+              storeLocalOperationalRecord(this.archive, trialId, { modelId: row.model_id, spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs: performance.now() - run.began });
+            }
             this.emit('archive.changed', { trialId });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);

@@ -150,9 +150,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
     },
-    'archive.import': async ({ fileName, text }) => {
+    'archive.import': async ({ fileName, text, operational }) => {
       // Authentication replays every record: in the scoring worker, so the caller's loop stays free.
-      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.scoringWorker);
+      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.scoringWorker, operational);
       if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
       const [outcome] = commitImports(archive, [prepared]);
       if (!outcome!.duplicate) changed(outcome!.trialId);

@@ -8,7 +8,10 @@
  * environment pack, else like `score --suite` (unofficial); only then is
  * anything written, in one
  * transaction. A file that fails is refused whole with the reason; the same
- * bytes imported twice are found by their digest.
+ * bytes imported twice are found by their digest. The result's operational
+ * record may come with it (checked first: valid, canonical, of the result's
+ * model) and is stored with the trial; its isolation level becomes the
+ * trial's.
  *
  * Export writes a trial's stored bytes into a new folder: result.json,
  * score.json and summary.txt, byte-identical to `evaluation run --out`,
@@ -22,14 +25,15 @@ import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
 import { buildResult, parseResultText, resultText, type EvaluationResult } from '../../core/eval/result.js';
+import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
-import { getArtifact, sha256OfBytes, utf8 } from './artifacts.js';
+import { getArtifact, putText, sha256OfBytes, utf8 } from './artifacts.js';
 import type { Archive } from './archive.js';
 import { hasSuite, loadStoredManifest, loadStoredSuite, storeManifest } from './inputs-store.js';
 import { getTrialDbRow } from './queries.js';
 import { runScoreJob, scoreJobOf, scoreOffThread } from './score-job.js';
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
-import { insertTrial, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
+import { insertTrial, setTrialIsolation, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
 
 export const EXPORT_FILES = { result: 'result.json', report: 'score.json', summary: 'summary.txt' } as const;
 
@@ -49,6 +53,14 @@ export interface PreparedImport {
   readonly pack: { readonly digest: string; readonly packId: string } | null;
   readonly families: ReadonlyMap<string, string>;
   readonly scored: ScoredTrial;
+  /** The result's operational record, when one was given. */
+  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
+}
+
+/** A result's operational record, as the CLI wrote it beside the result. */
+export interface ImportedRecordFile {
+  readonly fileName: string;
+  readonly text: string;
 }
 
 function trialOfDigest(archive: Archive, digest: string): number | undefined {
@@ -63,6 +75,16 @@ interface CheckedImport {
   readonly result: EvaluationResult;
   readonly suiteHash: string;
   readonly pack: { readonly digest: string; readonly packId: string } | null;
+  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
+}
+
+/** The operational record given with a result: strict, canonical, and of the result's model (ValidationError otherwise). */
+function checkRecordOf(result: EvaluationResult, file: ImportedRecordFile): { text: string; record: OperationalRecord } {
+  const record = parseOperationalRecordText(file.text, file.fileName);
+  if (record.model_id !== result.model_id) {
+    throw new ValidationError(`${file.fileName}: the operational record is of model ${JSON.stringify(record.model_id)}, the result of ${JSON.stringify(result.model_id)}`);
+  }
+  return { text: file.text, record };
 }
 
 /** The pack to score an import against: the stored pack of its manifest when there is exactly one (two would make the choice arbitrary). */
@@ -72,7 +94,7 @@ function packOfManifest(archive: Archive, manifestHash: string): { digest: strin
 }
 
 /** The quick checks of an import: a duplicate by digest, a strict parse, a suite the archive holds. */
-function checkImport(archive: Archive, fileName: string, text: string): CheckedImport | { readonly duplicate: number } {
+function checkImport(archive: Archive, fileName: string, text: string, operational?: ImportedRecordFile): CheckedImport | { readonly duplicate: number } {
   const digest = sha256OfBytes(utf8(text));
   const existing = trialOfDigest(archive, digest);
   if (existing !== undefined) return { duplicate: existing };
@@ -83,7 +105,8 @@ function checkImport(archive: Archive, fileName: string, text: string): CheckedI
       `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
     );
   }
-  return { fileName, text, digest, result, suiteHash: suiteRef.suite_hash, pack: packOfManifest(archive, result.manifest_hash) };
+  const record = operational === undefined ? {} : { operational: checkRecordOf(result, operational) };
+  return { fileName, text, digest, result, suiteHash: suiteRef.suite_hash, pack: packOfManifest(archive, result.manifest_hash), ...record };
 }
 
 function withFamilies(archive: Archive, c: CheckedImport, scored: ScoredTrial): PreparedImport {
@@ -97,8 +120,8 @@ function withFamilies(archive: Archive, c: CheckedImport, scored: ScoredTrial): 
  * mismatch) with the reason when it does not authenticate. A result whose
  * bytes are already archived needs no work: `duplicate` names its trial.
  */
-export function prepareImport(archive: Archive, fileName: string, text: string): PreparedImport | { readonly duplicate: number } {
-  const c = checkImport(archive, fileName, text);
+export function prepareImport(archive: Archive, fileName: string, text: string, operational?: ImportedRecordFile): PreparedImport | { readonly duplicate: number } {
+  const c = checkImport(archive, fileName, text, operational);
   if ('duplicate' in c) return c;
   // The long part: every record replayed, every metric recomputed, the report built.
   const scored = c.pack === null ? scoreResultText(text, fileName, { suite: loadStoredSuite(archive.db, c.suiteHash), pack: null }) : runScoreJob(scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack.digest));
@@ -106,8 +129,14 @@ export function prepareImport(archive: Archive, fileName: string, text: string):
 }
 
 /** prepareImport with the authentication and scoring in the scoring worker (`scoringWorker`, else a later turn of this thread). */
-export async function prepareImportOffThread(archive: Archive, fileName: string, text: string, scoringWorker: string | undefined): Promise<PreparedImport | { readonly duplicate: number }> {
-  const c = checkImport(archive, fileName, text);
+export async function prepareImportOffThread(
+  archive: Archive,
+  fileName: string,
+  text: string,
+  scoringWorker: string | undefined,
+  operational?: ImportedRecordFile,
+): Promise<PreparedImport | { readonly duplicate: number }> {
+  const c = checkImport(archive, fileName, text, operational);
   if ('duplicate' in c) return c;
   const scored = await scoreOffThread(scoringWorker, scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack?.digest ?? null));
   return withFamilies(archive, c, scored);
@@ -141,6 +170,11 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
         reportText: p.scored.reportText,
         summary: p.scored.summary,
       });
+      if (p.operational !== undefined) {
+        const digest = putText(w, 'operational', p.operational.text);
+        w.prepare('UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, id);
+        if (p.operational.record.isolation !== undefined) setTrialIsolation(w, id, p.operational.record.isolation);
+      }
       return { trialId: id, duplicate: false };
     }),
   );

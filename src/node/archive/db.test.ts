@@ -33,6 +33,9 @@ const FIXTURE_ROWS: Record<number, (db: Db) => void> = {
     db.prepare(`INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (1, 0, 'sc', 'f', 'missing')`).run();
   },
   3: () => undefined,
+  4: (db) => {
+    db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created, isolation) VALUES ('model', 'm', 'suite', 0, 'complete', 'run', 'module:a:b', 1, 'now', 'none')`).run();
+  },
 };
 
 describe('archive migrations', () => {
@@ -76,6 +79,29 @@ describe('archive migrations', () => {
       }
     });
   }
+
+  it('version 4 records the isolation level: builtin and adapter runs of older archives in_process, the rest unknown; only known levels', () => {
+    const path = fresh();
+    const old = openArchiveFile(path, { mode: 'write', targetVersion: 3 });
+    FIXTURE_ROWS[1]!(old.db);
+    const insert = old.db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created) VALUES ('model', 'm', 'suite', 0, 'complete', ?, ?, 1, 'now')`);
+    for (const [origin, label] of [['run', 'builtin:always-stay'], ['run', 'openai-chat:m'], ['run', 'module:a:b'], ['run', 'command:python3 a.py'], ['import', 'imported']]) insert.run(origin, label);
+    old.close();
+    const a = openArchiveFile(path, { mode: 'write' });
+    try {
+      const rows = a.db.prepare('SELECT agent_label, isolation FROM trials ORDER BY trial_id').all();
+      expect(rows).toEqual([
+        { agent_label: 'builtin:always-stay', isolation: 'in_process' },
+        { agent_label: 'openai-chat:m', isolation: 'in_process' },
+        { agent_label: 'module:a:b', isolation: null },
+        { agent_label: 'command:python3 a.py', isolation: null },
+        { agent_label: 'imported', isolation: null },
+      ]);
+      expect(() => a.db.prepare(`UPDATE trials SET isolation = 'container' WHERE trial_id = 1`).run()).toThrow(/CHECK constraint/);
+    } finally {
+      a.close();
+    }
+  });
 
   it('refuses a file of a newer schema, and a file that is not an archive', () => {
     const path = fresh();

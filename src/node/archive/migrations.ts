@@ -153,10 +153,22 @@ CREATE INDEX episodes_failure ON episodes (failure_kind) WHERE failure_kind IS N
 CREATE INDEX episodes_trial_score ON episodes (trial_id, score_key);
 `;
 
+// How a trial's agent was isolated (evaluation.md section 8): `sandboxed`,
+// `none` or `in_process` (a builtin or the chat adapter, the evaluator's own
+// code), from the agent session of an app run or the operational record of
+// an import; NULL where nobody recorded it. Trials run before this column
+// existed with a builtin or the adapter are known to have run in process;
+// the others stay NULL (unknown), never guessed.
+const TRIAL_ISOLATION = `
+ALTER TABLE trials ADD COLUMN isolation TEXT CHECK (isolation IN ('sandboxed', 'none', 'in_process'));
+UPDATE trials SET isolation = 'in_process' WHERE origin = 'run' AND (agent_label LIKE 'builtin:%' OR agent_label LIKE 'openai-chat:%');
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'artifacts, suites, manifests, packs', sql: ARTIFACTS_AND_INPUTS },
   { version: 2, name: 'trials and episodes', sql: TRIALS_AND_EPISODES },
   { version: 3, name: 'browsing indexes', sql: BROWSING_INDEXES },
+  { version: 4, name: 'trial isolation level', sql: TRIAL_ISOLATION },
 ];
 
 /** The schema version this build writes. */

@@ -80,6 +80,8 @@ export interface TrialDbRow {
   summary_digest: string | null;
   operational_digest: string | null;
   created: string;
+  /** Migration 4: `sandboxed`, `none`, `in_process`, or null when not recorded. */
+  isolation: string | null;
 }
 
 export function trialRowOf(r: TrialDbRow): TrialRow {
@@ -104,6 +106,7 @@ export function trialRowOf(r: TrialDbRow): TrialRow {
     origin: r.origin as 'run' | 'import',
     created: r.created,
     agentLabel: r.agent_label,
+    isolation: (r.isolation ?? null) as TrialRow['isolation'],
   };
 }
 

@@ -17,6 +17,7 @@ import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.j
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { EpisodeMetrics } from '../../core/metrics/metrics.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
+import type { IsolationLevel } from '../../core/scoring/operational.js';
 import type { RunRecord } from '../../core/sim/record.js';
 import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
@@ -154,6 +155,11 @@ export function storeOutcome(db: Db, trialId: number, o: { resultText: string; c
 
 export function setTrialStatus(db: Db, trialId: number, status: TrialStatus): void {
   stmt(db, 'UPDATE trials SET status = ? WHERE trial_id = ?').run(status, trialId);
+}
+
+/** Records how the trial's agent is isolated (`sandboxed`, `none`, `in_process`): set when a run starts or resumes, or from an imported operational record. */
+export function setTrialIsolation(db: Db, trialId: number, isolation: IsolationLevel): void {
+  stmt(db, 'UPDATE trials SET isolation = ? WHERE trial_id = ?').run(isolation, trialId);
 }
 
 /** Trials a crash or quit left `running` become `interrupted` (at the writer's start, when no run of this process can be live). */

@@ -18,7 +18,8 @@
  * resume drops a torn last line, authenticates every entry (replayed, like
  * a result file) and continues. `finish` writes OUT once, with exactly the
  * bytes of the whole-file checkpoint (resultText), then removes the
- * journal. A run that stops on an error (an agent failure, exit 4) does the
+ * journal; OUT is written piece by piece (result-stream.ts), so a result
+ * of any size fits. A run that stops on an error (an agent failure, exit 4) does the
  * same with what it committed, so OUT is then the partial result, as with
  * the whole-file checkpoint.
  *
@@ -28,17 +29,18 @@
  */
 
 import { constants } from 'node:fs';
-import { lstat, open, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { lstat, open, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { OutputError, ValidationError } from '../../core/errors.js';
-import { authenticateResult } from '../../core/eval/authenticate.js';
-import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
+import { resultPieces } from '../../core/eval/result-stream.js';
+import { buildResult, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
-import { checkOutputPath, writeOutputFile } from '../files.js';
-import { readTextInput } from '../inputs.js';
+import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import type { FileCheckpointOptions } from './file-sink.js';
+import { forEachJournalLine } from './journal-lines.js';
+import { authenticateEntries, authenticateResultFile, resultEpisodeOf } from './result-reader.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from './sink.js';
 
 export const JOURNAL_VERSION = '1';
@@ -81,13 +83,6 @@ function errnoText(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
-/** The whole lines of a journal and the byte length they cover (a torn last line is left out). */
-function wholeLines(bytes: Buffer): { readonly lines: string[]; readonly length: number } {
-  const end = bytes.lastIndexOf(0x0a) + 1;
-  const text = bytes.subarray(0, end).toString('utf8');
-  return { lines: end === 0 ? [] : text.slice(0, -1).split('\n'), length: end };
-}
-
 export class JournalCheckpointSink implements ResultSink {
   private handle: FileHandle | undefined;
   private releaseHandle: (() => void) | undefined;
@@ -96,7 +91,7 @@ export class JournalCheckpointSink implements ResultSink {
   /** Whether the journal exists (resumed, or created by a commit). */
   private journaled = false;
   /** Until the journal exists: its header and the entries it starts with. */
-  private pendingStart: string | undefined;
+  private pendingStart: (() => Iterable<string>) | undefined;
   private readonly scope: ResourceScope;
 
   constructor(private readonly opts: FileCheckpointOptions) {
@@ -120,62 +115,62 @@ export class JournalCheckpointSink implements ResultSink {
     }
     if (journalExists) return this.resumeJournal(run);
     if (outExists) return this.resumeResultFile(run);
-    this.pendingStart = headerLine(run);
+    const header = headerLine(run);
+    this.pendingStart = () => [header];
     return { episodes: [], failures: [] };
   }
 
   /** Continues a journal: a torn last line is cut off, every entry is authenticated. */
   private async resumeJournal(run: SinkRun): Promise<ResumeState> {
     const journal = this.journal;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(journal);
-    } catch (error) {
-      throw new OutputError(`cannot read journal ${journal}: ${errnoText(error)}`);
-    }
-    const { lines, length } = wholeLines(bytes);
-    const header = this.parseLine(lines[0], 0) as { ember_journal?: unknown; manifest_hash?: unknown; model_id?: unknown };
-    if (header.ember_journal !== JOURNAL_VERSION || typeof header.manifest_hash !== 'string' || typeof header.model_id !== 'string') {
-      throw new ValidationError(`${journal}: line 1: not an evaluation journal header (version ${JOURNAL_VERSION})`);
-    }
-    this.checkIdentity(header.manifest_hash, header.model_id, run);
     const episodes: ResultEpisode[] = [];
     const failures: FailureDeclaration[] = [];
-    lines.slice(1).forEach((text, k) => {
-      const value = this.parseLine(text, k + 1) as { episode?: ResultEpisode; failure?: FailureDeclaration };
+    // Line by line (journal-lines.ts): a journal of any size is never one string.
+    const { covered: length, size } = forEachJournalLine(journal, (text, k) => {
+      if (k === 0) {
+        const header = this.parseLine(text, 0) as { ember_journal?: unknown; manifest_hash?: unknown; model_id?: unknown };
+        if (header.ember_journal !== JOURNAL_VERSION || typeof header.manifest_hash !== 'string' || typeof header.model_id !== 'string') {
+          throw new ValidationError(`${journal}: line 1: not an evaluation journal header (version ${JOURNAL_VERSION})`);
+        }
+        this.checkIdentity(header.manifest_hash, header.model_id, run);
+        return;
+      }
+      const value = this.parseLine(text, k) as { episode?: ResultEpisode; failure?: FailureDeclaration };
       const keys = Object.keys(value);
       if (keys.length === 1 && value.episode !== undefined) episodes.push(value.episode);
       else if (keys.length === 1 && value.failure !== undefined) failures.push(value.failure);
-      else throw new ValidationError(`${journal}: line ${k + 2}: expected {"episode": ...} or {"failure": ...}`);
+      else throw new ValidationError(`${journal}: line ${k + 1}: expected {"episode": ...} or {"failure": ...}`);
     });
+    if (length === 0) this.parseLine(undefined, 0);
     const seen = new Set<number>();
     for (const { index } of [...episodes, ...failures]) {
       if (seen.has(index)) throw new ValidationError(`${journal}: episode ${index} appears twice`);
       seen.add(index);
     }
-    // Every entry authenticated as a result is: strict fields, replay, metrics.
-    const result = buildResult(run.manifest, run.manifestHash, run.modelId, episodes, failures);
-    const auth = authenticateResult(resultText(result), journal, run.suite);
-    if (length < bytes.length) await truncate(journal, length);
+    // Every entry authenticated as a result is (strict fields, replay, metrics), one episode at a time.
+    const auth = authenticateEntries(buildResult(run.manifest, run.manifestHash, run.modelId, episodes, failures), journal, run.suite);
+    if (length < size) await truncate(journal, length);
     // A crash after OUT was written but before the journal was removed: the journal is the whole story.
     this.resumedOut = await identityOf(this.opts.path);
     this.journaled = true;
-    return { episodes: auth.result.episodes, failures: auth.result.failures };
+    return auth;
   }
 
   /** Continues a result file (no journal): it must authenticate and be this run's. */
   private async resumeResultFile(run: SinkRun): Promise<ResumeState> {
     const { path } = this.opts;
     this.resumedOut = await identityOf(path);
-    const existing = authenticateResult(readTextInput(path, 'evaluation result'), path, run.suite);
-    this.checkIdentity(existing.manifestHash, existing.result.model_id, run);
-    this.pendingStart =
-      headerLine(run) +
-      [
-        ...existing.result.episodes.map((episode) => line(entryValue({ kind: 'episode', episode }))),
-        ...existing.result.failures.map((failure) => line(entryValue({ kind: 'failure', failure }))),
-      ].join('');
-    return { episodes: existing.result.episodes, failures: existing.result.failures };
+    const episodes: ResultEpisode[] = [];
+    // Streamed (result-reader.ts): a result of any size is read one episode at a time.
+    const existing = authenticateResultFile(path, path, run.suite, { onEpisode: (e) => episodes.push(resultEpisodeOf(e)) });
+    this.checkIdentity(existing.manifestHash, existing.modelId, run);
+    const { failures } = existing;
+    this.pendingStart = function* () {
+      yield headerLine(run);
+      for (const episode of episodes) yield line(entryValue({ kind: 'episode', episode }));
+      for (const failure of failures) yield line(entryValue({ kind: 'failure', failure }));
+    };
+    return { episodes, failures };
   }
 
   private checkIdentity(hash: string, modelId: string, run: SinkRun): void {
@@ -213,7 +208,8 @@ export class JournalCheckpointSink implements ResultSink {
     if (!this.journaled) {
       if (this.pendingStart === undefined) throw new Error('JournalCheckpointSink: commit before resumeState');
       // A new journal, under the output rules: never over an existing file, fsynced.
-      await writeOutputFile(this.journal, this.pendingStart + text, { force: false, inputs: this.opts.inputs });
+      const start = this.pendingStart;
+      await writeOutputFile(this.journal, { pieces: () => [...start(), text] }, { force: false, inputs: this.opts.inputs });
       this.pendingStart = undefined;
       this.journaled = true;
       return;
@@ -230,17 +226,19 @@ export class JournalCheckpointSink implements ResultSink {
   /** Writes OUT once (the same bytes as the whole-file checkpoint), then removes the journal. */
   async finish(final: SinkFinal): Promise<void> {
     await this.close();
-    if (this.journaled) await this.publish(final.text);
+    if (this.journaled) await this.publish(final.result());
   }
 
   /** After an error: OUT becomes the partial result (what a resume continues), as with the whole-file checkpoint. */
   async stopped(_error: unknown, state: SinkState): Promise<void> {
     await this.close();
-    if (this.journaled) await this.publish(resultText(state.result()));
+    if (this.journaled) await this.publish(state.result());
   }
 
-  private async publish(text: string): Promise<void> {
+  /** Writes OUT piece by piece (resultPieces: the bytes of resultText, never one string, so any size fits). */
+  private async publish(result: EvaluationResult): Promise<void> {
     const { path, inputs } = this.opts;
+    const text: PieceSource = { pieces: () => resultPieces(result) };
     if (this.resumedOut === undefined && (await identityOf(path)) === undefined) {
       await writeOutputFile(path, text, { force: false, inputs });
     } else {
@@ -258,7 +256,7 @@ export class JournalCheckpointSink implements ResultSink {
   }
 
   /** Replaces a resumed OUT atomically, only if it is still the file that was read. */
-  private async replaceResumed(text: string): Promise<void> {
+  private async replaceResumed(text: PieceSource): Promise<void> {
     const { path } = this.opts;
     const now = await identityOf(path);
     const was = this.resumedOut;

@@ -23,7 +23,7 @@ import { AgentError, EmberError, fieldError, type FailureKind } from '../../core
 import { checkManifestTargetsSuite, manifestHash, type EvaluationManifest, type ManifestEpisode } from '../../core/eval/manifest.js';
 import { modelIdProblem } from '../../core/eval/model-id.js';
 import { inShard, type Shard } from '../../core/eval/shard.js';
-import { clipFailureMessage, resultDigest, type EvaluationResult } from '../../core/eval/result.js';
+import { clipFailureMessage, type EvaluationResult } from '../../core/eval/result.js';
 import type { TerminationReason } from '../../core/sim/events.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import type { Suite } from '../../core/world/suite.js';
@@ -230,7 +230,7 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     await sink.finish(final);
     return {
       result: final.result(),
-      digest: resultDigest(final.text),
+      digest: final.digest,
       manifestHash: hash,
       scheduledEpisodes: scheduled,
       completedEpisodes: committed.size,

@@ -38,7 +38,8 @@
  */
 
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
-import { buildResult, resultText, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
+import { streamedResultDigest } from '../../core/eval/result-stream.js';
+import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import type { Suite } from '../../core/world/suite.js';
 import type { EpisodeScoring } from './evaluate-episode.js';
 
@@ -82,8 +83,14 @@ export interface SinkState {
 
 /** The end of a run that went through its whole queue. */
 export interface SinkFinal extends SinkState {
-  /** resultText(result()): the canonical result text, computed once by the runner. */
+  /**
+   * resultText(result()): the canonical result text, built on first use and
+   * kept. A sink that writes a file streams result() instead (a result of
+   * more than about 512 MB cannot be one string).
+   */
   readonly text: string;
+  /** resultDigest(text), computed from `text` if it was built, else streamed (result-stream.ts). */
+  readonly digest: string;
 }
 
 export interface ResultSink {
@@ -147,10 +154,25 @@ export function sinkState(
   };
 }
 
-/** The final state with its text. */
+/** The final state; its text and digest are computed when first asked for. */
 export function sinkFinal(state: SinkState): SinkFinal {
   const result = state.result();
-  return { ...state, result: () => result, text: resultText(result) };
+  let text: string | undefined;
+  let digest: string | undefined;
+  return {
+    completed: state.completed,
+    failed: state.failed,
+    scheduled: state.scheduled,
+    result: () => result,
+    get text(): string {
+      text ??= resultText(result);
+      return text;
+    },
+    get digest(): string {
+      digest ??= text !== undefined ? resultDigest(text) : streamedResultDigest(result);
+      return digest;
+    },
+  };
 }
 
 export { FileCheckpointSink, type FileCheckpointOptions } from './file-sink.js';

@@ -5,7 +5,7 @@
  */
 
 import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
-import { authenticateResult, type AuthenticatedResult } from '../../core/eval/authenticate.js';
+import { authenticateResultFile, type StreamedResult } from '../eval/result-reader.js';
 import { buildManifest, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
 import type { Shard } from '../../core/eval/shard.js';
 import type { Suite } from '../../core/world/suite.js';
@@ -107,11 +107,15 @@ export interface VerifyResultOptions {
   readonly requireComplete: boolean;
 }
 
-/** Authenticates a result file from scratch (exit 3, or 5 for a replay mismatch or a required manifest or completeness). */
-export function verifyResultFile(opts: VerifyResultOptions): { readonly suite: Suite; readonly auth: AuthenticatedResult } {
+/**
+ * Authenticates a result file from scratch (exit 3, or 5 for a replay
+ * mismatch or a required manifest or completeness), streaming it episode by
+ * episode (result-reader.ts), so a result of any size verifies in memory
+ * bounded by its largest episode.
+ */
+export function verifyResultFile(opts: VerifyResultOptions): { readonly suite: Suite; readonly auth: StreamedResult } {
   const suite = loadSuiteDir(opts.suiteDir);
   const requiredManifest = opts.manifestPath === undefined ? undefined : loadManifestFile(opts.manifestPath);
-  const text = readTextInput(opts.resultPath, 'evaluation result');
-  const auth = authenticateResult(text, opts.resultPath, suite, { requiredManifest, requireComplete: opts.requireComplete });
+  const auth = authenticateResultFile(opts.resultPath, opts.resultPath, suite, { requiredManifest, requireComplete: opts.requireComplete });
   return { suite, auth };
 }

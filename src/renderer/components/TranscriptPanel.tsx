@@ -10,19 +10,9 @@
  */
 
 import { useEffect, useRef } from 'react';
-import type { TranscriptLine } from '../../shared/api/contract.js';
 import { useQuery } from '../app/api-context.js';
 import { ErrorMessage } from './ErrorMessage.js';
-
-/** The index of the call whose answer drove `step`: the last call at or before it, or -1. */
-export function drivingCall(lines: readonly TranscriptLine[], step: number): number {
-  let found = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.step <= step) found = i;
-    else break;
-  }
-  return found;
-}
+import { drivingCall } from './transcript-steps.js';
 
 export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: number; index: number; step: number; onSeek?: (step: number) => void }) {
   const q = useQuery((a) => a['episodes.transcript']({ trialId, index }), `transcript/${trialId}/${index}`);
@@ -40,7 +30,7 @@ export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: num
   return (
     <div className="card transcript-panel" data-testid="transcript">
       <h2>Transcript</h2>
-      <ErrorMessage error={q.error} />
+      {q.error?.kind === 'not_found' && q.error.field === 'index' ? <p className="hint">No transcript of this episode: it has not run (yet).</p> : <ErrorMessage error={q.error} />}
       {q.data !== null && (
         <p className="hint">
           {lines.length} model calls · {tokens.input.toLocaleString('en-US')} input + {tokens.output.toLocaleString('en-US')} output tokens · the prompts as sent (the system prompt is the adapter's, docs/llm.md)

@@ -11,7 +11,7 @@ export function UsageCounter({ usage }: { usage: RunProgressEvent['usage'] }) {
       <span className="usage-tokens">
         {n(usage.inputTokens)} input + {n(usage.outputTokens)} output tokens
       </span>
-      <span className="usage-cost">{usage.cost === null ? 'cost unknown (no pricing)' : `cost ${usage.cost} ${usage.costUnit ?? ''}`}</span>
+      <span className="usage-cost">{usage.cost !== null ? `cost ${usage.cost} ${usage.costUnit ?? ''}` : usage.costUnit === null ? 'no cost (no pricing table)' : 'cost unknown (answers without usage fields)'}</span>
     </div>
   );
 }

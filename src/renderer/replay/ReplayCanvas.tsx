@@ -45,10 +45,10 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         }
         scene = made;
         sceneRef.current = made;
-        made.canvas.setAttribute('aria-label', label);
-        made.canvas.setAttribute('role', 'img');
-        made.canvas.dataset.testid = 'replay-canvas';
-        host.appendChild(made.canvas);
+        made.element.setAttribute('aria-label', label);
+        made.element.setAttribute('role', 'img');
+        made.element.dataset.testid = 'replay-canvas';
+        host.appendChild(made.element);
         observer.observe(host);
         made.selected = view.current.selected;
         made.follow = view.current.follow;
@@ -65,7 +65,6 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
       observer.disconnect();
       onSceneRef.current?.(null);
       sceneRef.current = null;
-      scene?.canvas.remove();
       scene?.destroy();
     };
   }, [data, clock, height, label]);

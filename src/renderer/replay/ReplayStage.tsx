@@ -4,7 +4,7 @@
  * Compare view); each clamps the clock's time to its own episode's length.
  */
 
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { FRAME_ACTIVE, FRAME_DEAD, FRAME_EVACUATED, FRAME_STRANDED } from '../../core/replay/record-frames.js';
 import { personId } from '../../core/sim/observation.js';
 import type { PlaybackClock } from './clock.js';
@@ -93,12 +93,16 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
   const [options, setOptions] = useState<SceneOptions>({ danger: true, heat: false });
   const [selected, setSelected] = useState<number | null>(null);
   const [follow, setFollow] = useState(false);
+  const scene = useRef<ReplayScene | null>(null);
   const mapLabel = `${label}: replay of ${data.scenario.scenarioId}, ${data.frames.rows} by ${data.frames.cols} cells, ${data.frames.people} people, ${data.frames.steps} steps`;
   return (
     <div className="replay-stage" data-steps={data.frames.steps} data-people={data.frames.people}>
       <div className="replay-bar">
         <ReplayCounts data={data} step={step} />
         <span className="spacer" />
+        <button type="button" className="small" onClick={() => scene.current?.fit()} title="Show the whole map again after zooming or panning">
+          Fit map
+        </button>
         <label className="check">
           <input type="checkbox" checked={options.danger} onChange={(e) => setOptions({ ...options, danger: e.target.checked })} /> Danger zone
         </label>
@@ -117,7 +121,10 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
             setSelected(p);
             if (p === null) setFollow(false);
           }}
-          onScene={onScene}
+          onScene={(made) => {
+            scene.current = made;
+            onScene?.(made);
+          }}
           height={height}
           label={mapLabel}
         />

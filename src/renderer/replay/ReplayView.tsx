@@ -38,7 +38,12 @@ export function FailedReplay({ loaded }: { loaded: Extract<LoadedEpisode, { ok: 
 
 /** The episode's clock and its authenticated data; one per episode. */
 export function useLoadedEpisode(replay: Parameters<typeof loadEpisode>[0] | null): LoadedEpisode | null {
-  return useMemo(() => (replay === null ? null : loadEpisode(replay)), [replay]);
+  // Keyed by content, not identity: a refetch after an unrelated archive change returns equal texts,
+  // and must not authenticate again nor restart the animation.
+  const evidence = replay === null ? '' : JSON.stringify(replay.evidence);
+  const ref = useRef(replay);
+  ref.current = replay;
+  return useMemo(() => (ref.current === null ? null : loadEpisode(ref.current)), [replay === null, replay?.scenarioText, replay?.recordText, replay?.failure?.message, evidence]);
 }
 
 export function ReplayView({ trialId, index, go }: { trialId: number; index: number; go: Navigate }) {
@@ -93,7 +98,7 @@ export function ReplayView({ trialId, index, go }: { trialId: number; index: num
           </div>
         </div>
       )}
-      {loaded?.ok === true && <ReplayTranscript trialId={trialId} index={index} clock={clock} />}
+      {loaded !== null && <ReplayTranscript trialId={trialId} index={index} clock={clock} />}
     </section>
   );
 }

@@ -12,6 +12,24 @@ export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
 
 export type ClockListener = (clock: PlaybackClock) => void;
 
+/** Where animation frames come from: the browser's, or a test's hand-driven one. */
+export interface FrameScheduler {
+  request(callback: (now: number) => void): number;
+  cancel(id: number): void;
+  now(): number;
+}
+
+interface AnimationGlobals {
+  requestAnimationFrame(callback: (now: number) => void): number;
+  cancelAnimationFrame(id: number): void;
+}
+
+const browserFrames: FrameScheduler = {
+  request: (callback) => (globalThis as unknown as AnimationGlobals).requestAnimationFrame(callback),
+  cancel: (id) => (globalThis as unknown as AnimationGlobals).cancelAnimationFrame(id),
+  now: () => performance.now(),
+};
+
 export class PlaybackClock {
   private t = 0;
   private playingNow = false;
@@ -20,7 +38,10 @@ export class PlaybackClock {
   private last = 0;
   private readonly listeners = new Set<ClockListener>();
 
-  constructor(private maxSteps: number) {}
+  constructor(
+    private maxSteps: number,
+    private readonly frames: FrameScheduler = browserFrames,
+  ) {}
 
   /** Time in steps, 0..maxSteps. */
   get time(): number {
@@ -71,15 +92,15 @@ export class PlaybackClock {
     if (this.playingNow) return;
     if (this.t >= this.maxSteps) this.t = 0;
     this.playingNow = true;
-    this.last = performance.now();
-    this.frame = requestAnimationFrame(this.tick);
+    this.last = this.frames.now();
+    this.frame = this.frames.request(this.tick);
     this.emit();
   }
 
   pause(): void {
     if (!this.playingNow) return;
     this.playingNow = false;
-    cancelAnimationFrame(this.frame);
+    this.frames.cancel(this.frame);
     this.emit();
   }
 
@@ -89,7 +110,7 @@ export class PlaybackClock {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
+    this.frames.cancel(this.frame);
     this.playingNow = false;
     this.listeners.clear();
   }
@@ -106,7 +127,7 @@ export class PlaybackClock {
       return;
     }
     this.emit();
-    this.frame = requestAnimationFrame(this.tick);
+    this.frame = this.frames.request(this.tick);
   };
 
   private emit(): void {

@@ -15,8 +15,9 @@ export const CELL_COLORS = {
 export const PERSON_COLORS = {
   active: 0x2563eb,
   evacuated: 0x16a34a,
-  deadAvoidable: 0xdc2626,
-  deadUnavoidable: 0x1f2937,
+  // The dead lie on burning cells: the colours must stand out against the fire's reds.
+  deadAvoidable: 0xfde047,
+  deadUnavoidable: 0x111827,
   strandedAvoidable: 0xc026d3,
   strandedUnavoidable: 0x8b8fa3,
 } as const;

@@ -1,16 +1,20 @@
 /**
- * The pixi.js (v8, WebGL) scene of one replay. Three layers in world units
- * (one cell = CELL units): the map picture (walls, floor, exits, fire, the
- * danger zone) and the heat picture, each a one-pixel-per-cell texture
- * scaled up and repainted only when the whole step changes; and the people,
- * one ParticleContainer whose particles are moved in place every frame
- * (never a Graphics object per person), interpolated between snapshots from
- * the typed arrays decoded once. A ring marks the selected person.
+ * The scene of one replay, three stacked layers in one box, all placed by
+ * the same world transform (one cell = CELL units):
+ * - the map (walls, floor, exits, fire, the danger zone) and the heat of
+ *   blocked moves: one-pixel-per-cell 2D canvases, repainted only when the
+ *   whole step changes and scaled up by the browser's compositor (pixelated);
+ *   drawing them as full-screen WebGL sprites instead cost ten times the
+ *   frame time under software WebGL (bench/replay.ts);
+ * - the people, on a transparent pixi.js (v8, WebGL) canvas: one
+ *   ParticleContainer whose particles are moved in place every frame (never
+ *   a Graphics object per person), interpolated between snapshots from the
+ *   typed arrays decoded once. A ring marks the selected person.
  */
 
 // Under the app's Content-Security-Policy (no 'unsafe-eval'), pixi must use its precompiled shader paths.
 import 'pixi.js/unsafe-eval';
-import { autoDetectRenderer, Container, Graphics, Particle, ParticleContainer, Sprite, Texture, type Renderer } from 'pixi.js';
+import { autoDetectRenderer, Container, Graphics, Particle, ParticleContainer, Texture, type Renderer } from 'pixi.js';
 import { FRAME_EVACUATED } from '../../core/replay/record-frames.js';
 import { paintHeat, paintMap } from './cell-layers.js';
 import type { EpisodeData } from './episode-data.js';
@@ -28,6 +32,7 @@ function cellCanvas(cols: number, rows: number): { canvas: HTMLCanvasElement; ct
   const canvas = document.createElement('canvas');
   canvas.width = cols;
   canvas.height = rows;
+  canvas.className = 'replay-cells';
   const ctx = canvas.getContext('2d')!;
   return { canvas, ctx, image: ctx.createImageData(cols, rows) };
 }
@@ -45,12 +50,13 @@ function dotTexture(): Texture {
 }
 
 export class ReplayScene {
+  /** The box holding the three layers: what the view mounts. */
+  readonly element: HTMLDivElement;
+  /** The WebGL canvas of the people. */
   readonly canvas: HTMLCanvasElement;
   private readonly world = new Container();
   private readonly mapLayer;
   private readonly heatLayer;
-  private readonly mapSprite: Sprite;
-  private readonly heatSprite: Sprite;
   private readonly particles: Particle[] = [];
   private readonly crowd: ParticleContainer;
   private readonly ring = new Graphics();
@@ -72,14 +78,14 @@ export class ReplayScene {
     this.mapLayer = cellCanvas(cols, rows);
     this.heatLayer = cellCanvas(cols, rows);
     this.heatScratch = new Uint16Array(rows * cols);
-    const mapTexture = Texture.from(this.mapLayer.canvas);
-    const heatTexture = Texture.from(this.heatLayer.canvas);
-    mapTexture.source.scaleMode = 'nearest';
-    heatTexture.source.scaleMode = 'nearest';
-    this.mapSprite = new Sprite(mapTexture);
-    this.heatSprite = new Sprite(heatTexture);
-    this.mapSprite.scale.set(CELL);
-    this.heatSprite.scale.set(CELL);
+    this.element = document.createElement('div');
+    this.element.className = 'replay-layers';
+    // Styled here (CSSOM, allowed by the app's CSP) so the layers stack wherever the scene is mounted.
+    Object.assign(this.element.style, { position: 'relative', overflow: 'hidden', background: '#e9e6de' });
+    for (const layer of [this.mapLayer.canvas, this.heatLayer.canvas, this.canvas]) Object.assign(layer.style, { position: 'absolute', left: '0', top: '0' });
+    for (const layer of [this.mapLayer.canvas, this.heatLayer.canvas]) Object.assign(layer.style, { transformOrigin: '0 0', imageRendering: 'pixelated' });
+    this.element.append(this.mapLayer.canvas, this.heatLayer.canvas, this.canvas);
+    this.setBoxSize(renderer.width, renderer.height);
     const dot = dotTexture();
     this.crowd = new ParticleContainer({ texture: dot, dynamicProperties: { position: true, color: true, vertex: false, rotation: false, uvs: false } });
     const scale = (CELL * 0.72) / DOT;
@@ -87,12 +93,16 @@ export class ReplayScene {
       this.particles.push(new Particle({ texture: dot, anchorX: 0.5, anchorY: 0.5, scaleX: scale, scaleY: scale }));
     }
     this.crowd.addParticle(...this.particles);
-    this.world.addChild(this.mapSprite, this.heatSprite, this.crowd, this.ring);
+    this.world.addChild(this.crowd, this.ring);
     this.fit();
   }
 
-  static async create(data: EpisodeData, width: number, height: number, antialias = true): Promise<ReplayScene> {
-    const renderer = await autoDetectRenderer({ preference: 'webgl', width, height, background: 0xe9e6de, antialias, resolution: 1 });
+  /**
+   * No multisampling by default: the dots get their smooth edges from their texture and the cells
+   * are meant to be crisp, so MSAA would only multiply the fill cost (4x under software WebGL).
+   */
+  static async create(data: EpisodeData, width: number, height: number, antialias = false): Promise<ReplayScene> {
+    const renderer = await autoDetectRenderer({ preference: 'webgl', width, height, backgroundAlpha: 0, antialias, resolution: 1 });
     return new ReplayScene(renderer, data);
   }
 
@@ -108,7 +118,21 @@ export class ReplayScene {
 
   resize(width: number, height: number): void {
     this.renderer.resize(width, height);
+    this.setBoxSize(width, height);
     this.draw(this.time);
+  }
+
+  private setBoxSize(width: number, height: number): void {
+    this.element.style.width = `${width}px`;
+    this.element.style.height = `${height}px`;
+  }
+
+  /** Places the cell layers where the world transform puts the map. */
+  private placeCells(): void {
+    const { x, y } = this.world.position;
+    const transform = `translate(${x}px, ${y}px) scale(${this.world.scale.x * CELL})`;
+    this.mapLayer.canvas.style.transform = transform;
+    this.heatLayer.canvas.style.transform = transform;
   }
 
   /** Scales and centres the whole map in the canvas. */
@@ -166,12 +190,10 @@ export class ReplayScene {
     if (s !== this.paintedStep) {
       paintMap(this.mapLayer.image.data, scenario.grid, frames, dangerOnset, s, this.options.danger);
       this.mapLayer.ctx.putImageData(this.mapLayer.image, 0, 0);
-      this.mapSprite.texture.source.update();
-      this.heatSprite.visible = this.options.heat;
+      this.heatLayer.canvas.style.visibility = this.options.heat ? 'visible' : 'hidden';
       if (this.options.heat) {
         paintHeat(this.heatLayer.image.data, frames, s, this.heatScratch);
         this.heatLayer.ctx.putImageData(this.heatLayer.image, 0, 0);
-        this.heatSprite.texture.source.update();
       }
       this.paintedStep = s;
     }
@@ -197,6 +219,7 @@ export class ReplayScene {
       p.color = packedColor(personColor(st, loss[i]!), leaving ? 1 - f * 0.8 : 1);
     }
     this.drawRing();
+    this.placeCells();
     this.renderer.render(this.world);
     this.lastDrawMs = performance.now() - began;
   }
@@ -213,13 +236,28 @@ export class ReplayScene {
     }
   }
 
-  /** A PNG of what is drawn now (rendered and read in one task, so no preserved buffer is needed). */
+  /** A PNG of what is drawn now: the layers composed in one task (so no preserved WebGL buffer is needed). */
   toPng(): string {
+    const { width, height } = this.size;
+    const out = document.createElement('canvas');
+    out.width = width;
+    out.height = height;
+    const ctx = out.getContext('2d')!;
+    ctx.fillStyle = '#e9e6de';
+    ctx.fillRect(0, 0, width, height);
+    ctx.imageSmoothingEnabled = false;
+    const scale = this.world.scale.x * CELL;
+    const { x, y } = this.world.position;
+    const { cols, rows } = this.data.frames;
+    ctx.drawImage(this.mapLayer.canvas, x, y, cols * scale, rows * scale);
+    if (this.options.heat) ctx.drawImage(this.heatLayer.canvas, x, y, cols * scale, rows * scale);
     this.renderer.render(this.world);
-    return this.canvas.toDataURL('image/png');
+    ctx.drawImage(this.canvas, 0, 0);
+    return out.toDataURL('image/png');
   }
 
   destroy(): void {
+    this.element.remove();
     this.world.destroy({ children: true });
     this.renderer.destroy();
   }

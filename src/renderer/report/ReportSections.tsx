@@ -152,6 +152,7 @@ export function OperationalCard({ record }: { record: OperationalRecord }) {
           ['cost', record.cost === null ? 'n/a' : `${record.cost} ${record.cost_unit ?? ''}`],
           ['retries', record.retries],
           ['timeouts', record.timeouts],
+          ['isolation', record.isolation ?? 'not recorded'],
         ]}
       />
     </div>

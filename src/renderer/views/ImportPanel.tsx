@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useAction, useApi } from '../app/api-context.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy } from '../components/ProgressBar.js';
+import { splitImportFiles } from './import-files.js';
 
 export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
   const api = useApi();
@@ -11,24 +12,33 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
   const [done, setDone] = useState<{ trialId: number; duplicate: boolean; fileName: string } | null>(null);
   const [reading, setReading] = useState(false);
 
-  async function onFile(file: File) {
+  // The result, and optionally its operational record (named *.operational.json by `evaluation run`), chosen together.
+  async function onFiles(files: readonly File[]) {
     setDone(null);
+    const { result, operational, problem } = splitImportFiles(files);
+    if (result === undefined) {
+      void imp.run(() => Promise.resolve({ ok: false, error: { kind: 'usage', message: problem } }));
+      return;
+    }
     setReading(true);
     let text: string;
+    let record: { fileName: string; text: string } | undefined;
     try {
-      text = await file.text();
+      text = await result.text();
+      record = operational === undefined ? undefined : { fileName: operational.name, text: await operational.text() };
     } finally {
       setReading(false);
     }
-    const r = await imp.run(() => api['archive.import']({ fileName: file.name, text }));
-    if (r !== null) setDone({ ...r, fileName: file.name });
+    const r = await imp.run(() => api['archive.import']({ fileName: result.name, text, ...(record === undefined ? {} : { operational: record }) }));
+    if (r !== null) setDone({ ...r, fileName: result.name });
   }
 
   return (
     <div className="card">
       <h2>Import a result</h2>
       <p className="muted">
-        Choose an evaluation result (<code>result.json</code>) written by <code>emberbench evaluation run</code>. Every episode is replayed and checked before anything is stored; a
+        Choose an evaluation result (<code>result.json</code>) written by <code>emberbench evaluation run</code>, and with it, if you have it, its operational record (
+        <code>result.operational.json</code>: how the agent was isolated, its time and tokens). Every episode is replayed and checked before anything is stored; a
         file that fails is refused with the reason.
       </p>
       <div className="form-actions">
@@ -36,15 +46,16 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
           <input
             type="file"
             accept=".json,application/json"
+            multiple
             disabled={imp.busy || reading}
             aria-label="Choose a result file to import"
             onChange={(e) => {
-              const file = e.target.files?.[0];
+              const files = [...(e.target.files ?? [])];
               e.target.value = '';
-              if (file !== undefined) void onFile(file);
+              if (files.length > 0) void onFiles(files);
             }}
           />
-          Choose a result file…
+          Choose a result file (and its operational record)…
         </label>
         {reading && <Busy label="Reading the file…" />}
         {imp.busy && <Busy label="Authenticating: replaying every episode of the result…" />}

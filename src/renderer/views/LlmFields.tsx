@@ -10,18 +10,7 @@
 
 import type { ApiError } from '../../shared/api/result.js';
 import { Field } from '../components/Field.js';
-
-type Config = Record<string, unknown>;
-
-/** The configuration object of the JSON text, or null when the text is not a JSON object. */
-export function parseConfig(text: string): Config | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Config) : null;
-  } catch {
-    return null;
-  }
-}
+import { parseConfig, withSetting, type Config } from './llm-config-edit.js';
 
 /** An integer field's value: the number when it is one, null when empty (for nullable keys), else the text as typed. */
 function integerOf(text: string, nullable: boolean): unknown {
@@ -32,14 +21,6 @@ function integerOf(text: string, nullable: boolean): unknown {
 
 function textOf(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
-}
-
-/** The configuration with `key` set (or removed when `value` is undefined), as formatted JSON. */
-export function withSetting(config: Config, key: string, value: unknown): string {
-  const next: Config = { ...config };
-  if (value === undefined) delete next[key];
-  else next[key] = value;
-  return JSON.stringify(next, null, 2);
 }
 
 /** The pricing table with one of its parts changed; removed when all three are empty. */

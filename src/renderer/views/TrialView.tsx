@@ -8,6 +8,7 @@ import { useEvent, useQuery } from '../app/api-context.js';
 import type { Navigate } from '../app/App.js';
 import { EfficiencyCard } from '../components/EfficiencyCard.js';
 import { EmptyState } from '../components/EmptyState.js';
+import { IsolationBadge } from '../components/IsolationBadge.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy, ProgressBar } from '../components/ProgressBar.js';
 import { dateTime, duration, points } from '../components/format.js';
@@ -38,12 +39,17 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
         {d !== null && (
           <p>
             {d.trial.agentLabel} · {d.trial.suiteId} · {d.trial.episodesCompleted} of {d.trial.episodesScheduled} episodes
-            {d.trial.episodesFailed > 0 ? ` (${d.trial.episodesFailed} failed)` : ''} · <span className={`pill ${d.trial.status}`}>{d.trial.status}</span> · {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
+            {d.trial.episodesFailed > 0 ? ` (${d.trial.episodesFailed} failed)` : ''} · <span className={`pill ${d.trial.status}`}>{d.trial.status}</span> · <IsolationBadge isolation={d.trial.isolation} /> · {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
             {dateTime(d.trial.created)}
           </p>
         )}
       </header>
       <ErrorMessage error={detail.error} />
+      {d !== null && d.trial.isolation === 'none' && (
+        <div className="card warn" role="note">
+          This agent ran without a sandbox (isolation none): it had your full rights, so nothing shows that it saw only its observations (docs/agents.md, Sandbox).
+        </div>
+      )}
       {progress !== null && progress.state === 'running' && (
         <div className="card">
           <ProgressBar done={progress.finished} total={progress.scheduled} label={`Trial ${trialId}`} />
@@ -87,7 +93,10 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
           {d.operational !== null && (
             <div className="grid2">
               <OperationalCard record={d.operational as OperationalRecord} />
-              <EfficiencyCard record={d.operational as OperationalRecord} report={report ?? null} />
+              {/* Efficiency needs a cost or tokens: a module or command agent's record has neither. */}
+              {((d.operational as OperationalRecord).cost !== null || (d.operational as OperationalRecord).input_tokens + (d.operational as OperationalRecord).output_tokens > 0) && (
+                <EfficiencyCard record={d.operational as OperationalRecord} report={report ?? null} />
+              )}
             </div>
           )}
           {d.summaryText !== null && (

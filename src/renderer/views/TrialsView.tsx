@@ -9,6 +9,7 @@ import { ErrorMessage } from '../components/ErrorMessage.js';
 import { usePagedRows } from '../components/paged-rows.js';
 import { Busy } from '../components/ProgressBar.js';
 import { TrialScore } from '../components/TrialScore.js';
+import { IsolationBadge } from '../components/IsolationBadge.js';
 import { VirtualTable, type Column, type SortState } from '../components/VirtualTable.js';
 import { shortDateTime } from '../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
@@ -24,6 +25,7 @@ const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
   { id: 'episodes', label: 'Episodes', width: '84px', numeric: true, sort: 'episodes', render: (t) => `${t.episodesCompleted}/${t.episodesScheduled}` },
   { id: 'dead', label: 'Dead', width: '60px', numeric: true, sort: 'dead', render: (t) => t.dead },
   { id: 'origin', label: 'Origin', width: '70px', render: (t) => t.origin },
+  { id: 'isolation', label: 'Isolation', width: '104px', render: (t) => <IsolationBadge isolation={t.isolation} /> },
   { id: 'created', label: 'Date', width: '150px', sort: 'created', render: (t) => shortDateTime(t.created) },
 ];
 

@@ -126,8 +126,16 @@ export const schemas = {
       .default({}),
     ...page,
   }),
-  /** Imports an artifact made by the CLI (an evaluation result, for now): authenticated first, refused whole on any problem. */
-  'archive.import': z.strictObject({ fileName: z.string().min(1), text: z.string() }),
+  /**
+   * Imports an artifact made by the CLI (an evaluation result, for now): authenticated first, refused whole on any problem.
+   * `operational`: the result's operational record (`evaluation run` writes RESULT_STEM.operational.json), stored with
+   * the trial; its isolation level is the trial's. It must be valid and of the result's model.
+   */
+  'archive.import': z.strictObject({
+    fileName: z.string().min(1),
+    text: z.string(),
+    operational: z.strictObject({ fileName: z.string().min(1), text: z.string() }).optional(),
+  }),
   /** Writes a trial's artifacts into a new folder on the machine the services run on, byte-identical to the CLI's files. */
   'archive.export': z.strictObject({ trialId, outDir: z.string().min(1) }),
   /**
@@ -252,6 +260,14 @@ export interface TrialRow {
   readonly created: string;
   /** A short description of the agent (`builtin:congestion-aware-v1`, a module, a command). */
   readonly agentLabel: string;
+  /**
+   * How the agent was isolated (evaluation.md section 8): `sandboxed`
+   * (bubblewrap), `none` (the user's full rights: the score cannot show the
+   * agent saw only its observations), `in_process` (a builtin or the chat
+   * adapter, the evaluator's own code); null when not recorded (an import
+   * without an operational record stating it, a run older than the field).
+   */
+  readonly isolation?: 'sandboxed' | 'none' | 'in_process' | null;
 }
 
 export interface TrialDetail {

@@ -14,6 +14,8 @@
  *   cost              exact, from the pricing table; null without a pricing
  *                     table or when some answer had no usage fields
  *   response_cache_hits  present when answers came from the response cache
+ *   isolation         `in_process`: the adapter is the evaluator's own code
+ *                     (the model runs behind its endpoint, never here)
  */
 
 import { ValidationError } from '../../../core/errors.js';
@@ -72,5 +74,6 @@ export async function trialOperationalRecord(input: TrialRecordInput): Promise<O
     retries: usage.retries,
     timeouts: usage.timeouts,
     responseCacheHits: usage.cacheHits,
+    isolation: 'in_process',
   });
 }

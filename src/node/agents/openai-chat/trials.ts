@@ -21,9 +21,7 @@ import type { Suite } from '../../../core/world/suite.js';
 import type { EvaluationRunSummary } from '../../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../../files.js';
 import { runEvaluationToFile, type EvaluationFileOptions } from '../../workflows/evaluation.js';
-import { isLocalAgent, localTrialRecord } from '../local-operational.js';
-import { checkIsolation } from '../sandbox.js';
-import { DEFAULT_AGENT_SANDBOX_OPTIONS } from '../sandbox-options.js';
+import { agentIsolation, localTrialRecord } from '../local-operational.js';
 import type { AgentSpec } from '../spec.js';
 import { trialOperationalRecord } from './operational.js';
 
@@ -47,11 +45,6 @@ export interface TrialOutcome {
   readonly operational: { readonly path: string; readonly record: OperationalRecord; readonly digest: string } | null;
   /** How the agent ran: `sandboxed` or `none` for a module or command agent, `in_process` for a builtin or the adapter. */
   readonly isolation: IsolationLevel;
-}
-
-/** The isolation level of an agent (for a user agent the probe its host uses; cached, and the CLI already said so once). */
-export function agentIsolation(agent: AgentSpec, sandbox = DEFAULT_AGENT_SANDBOX_OPTIONS): IsolationLevel {
-  return isLocalAgent(agent) ? checkIsolation(sandbox) : 'in_process';
 }
 
 export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOutcome[]> {
@@ -78,7 +71,7 @@ export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOu
               spec: agent,
               agentPaths: opts.agentPaths,
               actTimeoutMs: opts.actTimeoutMs,
-              isolation: checkIsolation(opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS),
+              isolation,
               episodes: indices.length,
               timeouts: summary.result.failures.filter((f) => f.kind === 'timeout').length,
               wallMs,

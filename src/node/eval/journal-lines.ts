@@ -1,0 +1,72 @@
+/**
+ * Reads a journal line by line (journal-sink.ts), so a journal of several GB
+ * is never one string or one buffer: each whole line (ended by LF) is
+ * decoded as UTF-8 and handed on; a torn last line (no LF) is left out.
+ */
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { OutputError, ValidationError } from '../../core/errors.js';
+import { MAX_TEXT_INPUT_BYTES } from '../inputs.js';
+
+const READ_CHUNK_BYTES = 8 << 20;
+
+function errnoText(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Calls `onLine(text, k)` for each whole line k (0-based) of the journal.
+ * Returns the byte length the whole lines cover and the bytes read. A read failure is an
+ * OutputError; what `onLine` throws passes through.
+ */
+export function forEachJournalLine(
+  journal: string,
+  onLine: (text: string, k: number) => void,
+  chunkBytes = READ_CHUNK_BYTES,
+): { readonly covered: number; readonly size: number } {
+  let fd: number;
+  try {
+    fd = openSync(journal, 'r');
+  } catch (error) {
+    throw new OutputError(`cannot read journal ${journal}: ${errnoText(error)}`);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    // The bytes of the current line read so far (a line may span chunks).
+    let partial: Buffer[] = [];
+    let partialBytes = 0;
+    let covered = 0;
+    let k = 0;
+    let offset = 0;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, chunkBytes, offset);
+      } catch (error) {
+        throw new OutputError(`cannot read journal ${journal}: ${errnoText(error)}`);
+      }
+      if (n === 0) break;
+      let from = 0;
+      for (let lf = buf.indexOf(0x0a, 0); lf !== -1 && lf < n; lf = buf.indexOf(0x0a, from)) {
+        const piece = buf.subarray(from, lf);
+        const bytes = partialBytes === 0 ? piece : Buffer.concat([...partial, piece]);
+        partial = [];
+        partialBytes = 0;
+        onLine(bytes.toString('utf8'), k++);
+        from = lf + 1;
+        covered = offset + from;
+      }
+      if (from < n) {
+        // The buffer is reused: keep a copy of the unfinished line.
+        partial.push(Buffer.from(buf.subarray(from, n)));
+        partialBytes += n - from;
+        if (partialBytes > MAX_TEXT_INPUT_BYTES) throw new ValidationError(`${journal}: line ${k + 1}: longer than ${MAX_TEXT_INPUT_BYTES} bytes`);
+      }
+      offset += n;
+    }
+    return { covered, size: offset };
+  } finally {
+    closeSync(fd);
+  }
+}
