@@ -4,11 +4,13 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, stress, replay)
+ *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, stress, replay, big-result)
+ *   (big-result, a result of more than 1 GB run, killed, resumed and verified, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 
 import { benchArchive } from './archive.js';
+import { benchBigResult } from './big-result.js';
 import { benchCore } from './core.js';
 import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
@@ -25,12 +27,15 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   archive: ['The workbench archive', benchArchive],
   stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', benchStress],
   replay: ['The workbench replay (pixi.js in headless Chromium)', benchReplay],
+  'big-result': ['A result of more than 1 GB: written, killed with -9, resumed and verified (each its own process)', benchBigResult],
 };
+// Many minutes and several GB of disk: only when asked for by name.
+const ON_REQUEST = new Set(['big-result']);
 
 // Flags (--quick) are read by the sections; the other arguments name sections.
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const [key, [title, run]] of Object.entries(sections)) {
-  if (wanted.length > 0 && !wanted.includes(key)) continue;
+  if (wanted.length > 0 ? !wanted.includes(key) : ON_REQUEST.has(key)) continue;
   console.log(title);
   for (const figure of await run()) console.log(formatFigure(figure));
 }

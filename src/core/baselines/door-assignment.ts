@@ -62,6 +62,10 @@ export class DoorAssignment {
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
   private order = new Int32Array(16);
+  /** Per person: the open doors by cost bound (DoorAssignment.assignPersons), and each queue's tail. */
+  private readonly candidateDoor: Int32Array;
+  private readonly candidateBound: Int32Array;
+  private readonly tails: Int32Array;
   /** Orders the people by regret, walk and person. */
   private readonly commitment = new CommitmentOrder();
 
@@ -78,6 +82,9 @@ export class DoorAssignment {
     this.dangers = this.fields.map((field) => field.danger);
     this.liveCount = new Int32Array(this.doors.length);
     this.queues = this.doors.map(() => new ReleaseQueue());
+    this.candidateDoor = new Int32Array(this.doors.length);
+    this.candidateBound = new Int32Array(this.doors.length);
+    this.tails = new Int32Array(this.doors.length);
   }
 
   /** Brings the door fields up to date after the fire changed (call after `nearest.refresh()`). */
@@ -171,21 +178,38 @@ export class DoorAssignment {
     // queue's tail if it joined) plus the route danger; a closed door (no
     // live exit cell) or an unreachable one is skipped. Inlined rather than
     // a closure: the closure's captured context slowed the whole loop.
+    const { candidateDoor, candidateBound, tails } = this;
+    for (let g = 0; g < doorCount; g++) tails[g] = queues[g]!.tail();
     for (let k = 0; k < m; k++) {
       const i = order[k]!;
       const cell = cells[i]!;
-      let best = NO_DOOR;
-      let bestCost = 0;
-      let bestWalk = 0;
+      // The open doors by a lower bound of their cost: joining never
+      // shortens a queue nor beats the walk, so max(walk, tail) + danger.
+      // Taken in that order, the first door whose bound exceeds the best
+      // cost ends the search (its tree walk and the later ones skipped).
+      let candidates = 0;
       for (let g = 0; g < doorCount; g++) {
         const walk = dists[g]![cell]!;
         if (walk === UNREACHABLE || liveCount[g] === 0) continue;
-        const danger = dangers[g]![cell]!;
-        // Joining never shortens a queue nor beats the walk: a door whose
-        // bound alone costs more cannot win (so its tree walk is skipped).
-        if (best !== NO_DOOR && Math.max(walk, queues[g]!.tail()) + danger > bestCost) continue;
-        const c = queues[g]!.tailWith(walk) + danger;
-        if (best === NO_DOOR || c < bestCost || (c === bestCost && walk < bestWalk)) {
+        const bound = Math.max(walk, tails[g]!) + dangers[g]![cell]!;
+        let j = candidates++;
+        for (; j > 0 && candidateBound[j - 1]! > bound; j--) {
+          candidateBound[j] = candidateBound[j - 1]!;
+          candidateDoor[j] = candidateDoor[j - 1]!;
+        }
+        candidateBound[j] = bound;
+        candidateDoor[j] = g;
+      }
+      // The cheapest door; ties: shorter walk, then door order.
+      let best = NO_DOOR;
+      let bestCost = 0;
+      let bestWalk = 0;
+      for (let j = 0; j < candidates; j++) {
+        if (best !== NO_DOOR && candidateBound[j]! > bestCost) break;
+        const g = candidateDoor[j]!;
+        const walk = dists[g]![cell]!;
+        const c = queues[g]!.tailWith(walk) + dangers[g]![cell]!;
+        if (best === NO_DOOR || c < bestCost || (c === bestCost && (walk < bestWalk || (walk === bestWalk && g < best)))) {
           best = g;
           bestCost = c;
           bestWalk = walk;
@@ -195,12 +219,14 @@ export class DoorAssignment {
       const previous = previousDoor[i]!;
       if (previous !== NO_DOOR && previous !== best) {
         const walk = dists[previous]![cell]!;
-        if (walk !== UNREACHABLE && liveCount[previous] !== 0) {
-          const c = queues[previous]!.tailWith(walk) + dangers[previous]![cell]!;
+        const danger = dangers[previous]![cell]!;
+        if (walk !== UNREACHABLE && liveCount[previous] !== 0 && Math.max(walk, tails[previous]!) + danger <= bestCost + STICKY_MARGIN) {
+          const c = queues[previous]!.tailWith(walk) + danger;
           if (c <= bestCost + STICKY_MARGIN) best = previous;
         }
       }
       queues[best]!.add(dists[best]![cell]!);
+      tails[best] = queues[best]!.tail();
       door[i] = best;
     }
     this.previousPersons = ensureCapacity(this.previousPersons, n);

@@ -47,6 +47,8 @@ export class ExitField {
   private readonly levelCells: Int32Array;
   private readonly levelOf: Int32Array;
   private readonly spread: Int32Array;
+  /** The distance of each cell in `spread` (read in the merge without a dependent load). */
+  private readonly spreadLevel: Int32Array;
   private mark = 0;
   private touched = new Int32Array(64);
 
@@ -68,6 +70,7 @@ export class ExitField {
     this.levelCells = new Int32Array(this.size);
     this.levelOf = new Int32Array(this.size);
     this.spread = new Int32Array(this.size);
+    this.spreadLevel = new Int32Array(this.size);
     this.levelCounts = new Int32Array(this.size + 2);
   }
 
@@ -197,7 +200,7 @@ export class ExitField {
    * processed after all its predecessors (one level nearer), so once is enough.
    */
   private spreadDanger(penalty: Int32Array): void {
-    const { dist, danger, table, queued, levelCells, levelOf, spread } = this;
+    const { dist, danger, table, queued, levelCells, levelOf, spread, spreadLevel } = this;
     const mark = ++this.mark;
     const seeds = this.orderSeeds();
     const { sortedLevel, sortedCell } = this;
@@ -214,7 +217,7 @@ export class ExitField {
     let tail = 0;
     for (;;) {
       let c: number;
-      if (s < m && (head === tail || levelOf[s]! <= dist[spread[head]!]!)) c = levelCells[s++]!;
+      if (s < m && (head === tail || levelOf[s]! <= spreadLevel[head]!)) c = levelCells[s++]!;
       else if (head < tail) c = spread[head++]!;
       else break;
       const d = dist[c]!;
@@ -234,6 +237,7 @@ export class ExitField {
         const n = table[k]!;
         if (n >= 0 && dist[n] === d + 1 && queued[n] !== mark) {
           queued[n] = mark;
+          spreadLevel[tail] = d + 1;
           spread[tail++] = n;
         }
       }

@@ -45,7 +45,8 @@ export function inShard(episodeIndex: number, shard: Shard | undefined): boolean
 export interface ShardInput {
   /** Names the shard in messages (its path). */
   readonly source: string;
-  readonly auth: AuthenticatedResult;
+  /** The authenticated shard: its result and manifest hash (all a merge reads). */
+  readonly auth: Pick<AuthenticatedResult, 'result' | 'manifestHash'>;
 }
 
 /** Merges authenticated shard results of one manifest and model into the complete-coverage result. */

@@ -6,14 +6,16 @@
  * without --force; never over an input).
  */
 
-import { authenticateResult } from '../../core/eval/authenticate.js';
-import { resultDigest, resultText, type EvaluationResult } from '../../core/eval/result.js';
+import type { AuthenticatedEpisode } from '../../core/eval/authenticate.js';
+import { resultPieces, streamedResultDigest } from '../../core/eval/result-stream.js';
+import { buildResult, type EvaluationResult, type ResultEpisode } from '../../core/eval/result.js';
 import { mergeShardResults, type ShardInput } from '../../core/eval/shard.js';
 import { UsageError } from '../../core/errors.js';
 import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
-import { loadSuiteDir, readTextInput } from '../inputs.js';
+import { loadSuiteDir } from '../inputs.js';
 import { loadManifestFile } from '../workflows/evaluation.js';
+import { authenticateResultFile, resultEpisodeOf } from './result-reader.js';
 
 export interface MergeShardsOptions {
   readonly suiteDir: string;
@@ -44,12 +46,14 @@ export async function mergeShardFiles(opts: MergeShardsOptions): Promise<MergedS
   const requiredManifest = opts.manifestPath === undefined ? undefined : loadManifestFile(opts.manifestPath);
   await checkOutputPath(opts.out, output);
   // One at a time, so the first bad shard is the one named.
-  const shards: ShardInput[] = opts.shardPaths.map((source) => ({
-    source,
-    auth: authenticateResult(readTextInput(source, 'evaluation result'), source, suite, requiredManifest === undefined ? {} : { requiredManifest }),
-  }));
+  // Streamed (result-reader.ts), and written in pieces: shards and the merged result of any size.
+  const shards: ShardInput[] = opts.shardPaths.map((source) => {
+    const episodes: ResultEpisode[] = [];
+    const onEpisode = (e: AuthenticatedEpisode): void => void episodes.push(resultEpisodeOf(e));
+    const auth = authenticateResultFile(source, source, suite, requiredManifest === undefined ? { onEpisode } : { requiredManifest, onEpisode });
+    return { source, auth: { manifestHash: auth.manifestHash, result: buildResult(auth.manifest, auth.manifestHash, auth.modelId, episodes, auth.failures) } };
+  });
   const result = mergeShardResults(shards);
-  const text = resultText(result);
-  await writeOutputFile(opts.out, text, output);
-  return { suite, result, digest: resultDigest(text), complete: result.episodes.length === result.manifest.episodes.length };
+  await writeOutputFile(opts.out, { pieces: () => resultPieces(result) }, output);
+  return { suite, result, digest: streamedResultDigest(result), complete: result.episodes.length === result.manifest.episodes.length };
 }

@@ -337,6 +337,12 @@ export function authenticateEntries(result: EvaluationResult, source: string, su
     // Not a file: no digest is asked for.
     digest: '',
   };
-  const auth = authenticateResultPieces(pieces, source, suite, { onEpisode: (e) => episodes.push(resultEpisodeOf(e)) });
-  return { episodes, failures: auth.failures };
+  try {
+    const auth = authenticateResultPieces(pieces, source, suite, { onEpisode: (e) => episodes.push(resultEpisodeOf(e)) });
+    return { episodes, failures: auth.failures };
+  } catch (error) {
+    // Pieces written by canonicalJson parse; should one not, it is still bad input (exit 3), not a crash.
+    if (error instanceof StructureError) throw new ValidationError(`${source}: ${error.reason}`);
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 /** The score report as a page: every section of the CLI summary, with charts where a chart helps. */
 
+import { Rational } from '../../core/stats/rational.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
 import type { OperationalRecord } from '../../core/scoring/operational.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../core/scoring/evidence.js';
@@ -149,7 +150,7 @@ export function OperationalCard({ record }: { record: OperationalRecord }) {
           ['latency (s)', record.latency_seconds],
           ['input tokens', record.input_tokens.toLocaleString()],
           ['output tokens', record.output_tokens.toLocaleString()],
-          ['cost', record.cost === null ? 'n/a' : `${record.cost} ${record.cost_unit ?? ''}`],
+          ['cost', record.cost === null ? 'n/a' : `${Rational.parse(record.cost).toFixed(6)} ${record.cost_unit ?? ''}`],
           ['retries', record.retries],
           ['timeouts', record.timeouts],
           ['isolation', record.isolation ?? 'not recorded'],
