@@ -4,7 +4,7 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, stress, replay, big-result)
+ *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, page, stress, replay, big-result)
  *   (big-result, a result of more than 1 GB run, killed, resumed and verified, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
@@ -15,6 +15,7 @@ import { benchCore } from './core.js';
 import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
 import { benchLlm } from './llm.js';
+import { benchPage } from './page.js';
 import { benchReplay } from './replay.js';
 import { benchScoring } from './scoring.js';
 import { benchStress } from './stress.js';
@@ -25,6 +26,7 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   scoring: ['The EMBER Score', benchScoring],
   llm: ['Language models (builtin:openai-chat against the scripted endpoint)', benchLlm],
   archive: ['The workbench archive', benchArchive],
+  page: ['The workbench in a browser', benchPage],
   stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', benchStress],
   replay: ['The workbench replay (pixi.js in headless Chromium)', benchReplay],
   'big-result': ['A result of more than 1 GB: written, killed with -9, resumed and verified (each its own process)', benchBigResult],

@@ -285,7 +285,7 @@ describe('the episode score equals the Python decimal reference', () => {
     expect([...statuses.keys()].sort()).toEqual(['catastrophic', 'not_applicable', 'rejected', 'scored']);
     expect(statuses.get('scored')!).toBeGreaterThan(4000);
     expect([...severe].sort()).toEqual(['hazard', 'path', 'replanning', 'time']);
-  });
+  }, 240_000); // 10,000 Python round trips: ~25 s alone, several times that on a busy machine
 
   it('on 3,500 seeded ln, exp, pow and div operations and 400 near ties, every digit', () => {
     const cases = new Cases();
