@@ -161,10 +161,11 @@ describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents in the bubblewrap sandbo
       expect(result.status, result.stderr).toBe(4);
       expect(result.stderr).toContain('exceeded the memory cap of 256 MiB (--agent-memory)');
     }
-    // Outside the JS heap the allocation fails in the agent, which lives on to report it: the cap is named too.
+    // Outside the JS heap the allocation usually fails in the agent, which lives on to report it; on a busy
+    // machine V8 may abort on its own first. Either way the episode ends and the cap is named.
     const buffers = await run(episode(MODULE('makeBufferHog'), ['--agent-memory', '256M']));
     expect(buffers.status, buffers.stderr).toBe(4);
-    expect(buffers.stderr).toContain('Array buffer allocation failed (the agent ran into the memory cap of 256 MiB (--agent-memory))');
+    expect(buffers.stderr).toMatch(/(Array buffer allocation failed \(the agent ran into|exceeded) the memory cap of 256 MiB \(--agent-memory\)/);
   });
 
   it('the CPU-time cap stops an agent long before its act deadline, and the message names it', async () => {

@@ -16,13 +16,14 @@ function errnoText(error: unknown): string {
 }
 
 /**
- * Calls `onLine(text, k)` for each whole line k (0-based) of the journal.
+ * Calls `onLine(text, k, start, end)` for each whole line k (0-based) of
+ * the journal; [start, end) are its bytes in the file, without the LF.
  * Returns the byte length the whole lines cover and the bytes read. A read failure is an
  * OutputError; what `onLine` throws passes through.
  */
 export function forEachJournalLine(
   journal: string,
-  onLine: (text: string, k: number) => void,
+  onLine: (text: string, k: number, start: number, end: number) => void,
   chunkBytes = READ_CHUNK_BYTES,
 ): { readonly covered: number; readonly size: number } {
   let fd: number;
@@ -53,7 +54,8 @@ export function forEachJournalLine(
         const bytes = partialBytes === 0 ? piece : Buffer.concat([...partial, piece]);
         partial = [];
         partialBytes = 0;
-        onLine(bytes.toString('utf8'), k++);
+        // `covered` is still the end of the previous line: this line's start.
+        onLine(bytes.toString('utf8'), k++, covered, offset + lf);
         from = lf + 1;
         covered = offset + from;
       }

@@ -28,19 +28,20 @@
  * replaced only if it is still the file that was read.
  */
 
-import { constants } from 'node:fs';
+import { closeSync, constants, readFileSync } from 'node:fs';
 import { lstat, open, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { OutputError, ValidationError } from '../../core/errors.js';
-import { resultPieces } from '../../core/eval/result-stream.js';
-import { buildResult, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
+import { resultPieces, streamedResultDigest, StreamingFileDigest } from '../../core/eval/result-stream.js';
+import { buildResult, parseResultText, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import type { FileCheckpointOptions } from './file-sink.js';
+import { EPISODE_OPEN, JournalEpisodes } from './journal-episodes.js';
 import { forEachJournalLine } from './journal-lines.js';
-import { authenticateEntries, authenticateResultFile, resultEpisodeOf } from './result-reader.js';
+import { authenticateEntryTexts, authenticateResultFile, resultFileEpisodeTexts } from './result-reader.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from './sink.js';
 
 export const JOURNAL_VERSION = '1';
@@ -78,6 +79,12 @@ function entryValue(entry: SinkEntry): CanonicalInput {
   return (entry.kind === 'episode' ? { episode: entry.episode } : { failure: entry.failure }) as unknown as CanonicalInput;
 }
 
+/** A line of the journal to write; `index` for an episode line (where it lands is noted). */
+interface JournalLine {
+  readonly text: string;
+  readonly index?: number;
+}
+
 function errnoText(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
@@ -91,11 +98,22 @@ export class JournalCheckpointSink implements ResultSink {
   /** Whether the journal exists (resumed, or created by a commit). */
   private journaled = false;
   /** Until the journal exists: its header and the entries it starts with. */
-  private pendingStart: (() => Iterable<string>) | undefined;
+  private pendingStart: (() => Iterable<JournalLine>) | undefined;
   private readonly scope: ResourceScope;
+  private run: SinkRun | undefined;
+  /** Where each committed episode's line is (never the episode: a run of any size fits in memory). */
+  private readonly episodes: JournalEpisodes;
+  /** Declared failures (small: a clipped message each). */
+  private readonly failures: FailureDeclaration[] = [];
+  /** The journal's length: where the next line goes. */
+  private journalBytes = 0;
+  /** resultDigest of the OUT this sink wrote, or of the result file it resumed. */
+  private outDigest: string | undefined;
+  private published = false;
 
   constructor(private readonly opts: FileCheckpointOptions) {
     this.scope = opts.scope ?? processScope;
+    this.episodes = new JournalEpisodes(journalPath(opts.path));
   }
 
   get journal(): string {
@@ -105,6 +123,7 @@ export class JournalCheckpointSink implements ResultSink {
   async resumeState(run: SinkRun): Promise<ResumeState> {
     const { path, inputs, resume } = this.opts;
     const journal = this.journal;
+    this.run = run;
     const outExists = (await identityOf(path)) !== undefined;
     const journalExists = (await identityOf(journal)) !== undefined;
     await checkOutputPath(path, { force: true, inputs });
@@ -116,17 +135,21 @@ export class JournalCheckpointSink implements ResultSink {
     if (journalExists) return this.resumeJournal(run);
     if (outExists) return this.resumeResultFile(run);
     const header = headerLine(run);
-    this.pendingStart = () => [header];
+    this.pendingStart = () => [{ text: header }];
     return { episodes: [], failures: [] };
   }
 
-  /** Continues a journal: a torn last line is cut off, every entry is authenticated. */
+  /**
+   * Continues a journal: a torn last line is cut off, every entry is
+   * authenticated. Read twice, line by line: which episodes it holds and
+   * where, then each one in index order (authenticated and let go).
+   */
   private async resumeJournal(run: SinkRun): Promise<ResumeState> {
     const journal = this.journal;
-    const episodes: ResultEpisode[] = [];
+    const found: { readonly index: number; readonly start: number; readonly end: number }[] = [];
     const failures: FailureDeclaration[] = [];
     // Line by line (journal-lines.ts): a journal of any size is never one string.
-    const { covered: length, size } = forEachJournalLine(journal, (text, k) => {
+    const { covered: length, size } = forEachJournalLine(journal, (text, k, start, end) => {
       if (k === 0) {
         const header = this.parseLine(text, 0) as { ember_journal?: unknown; manifest_hash?: unknown; model_id?: unknown };
         if (header.ember_journal !== JOURNAL_VERSION || typeof header.manifest_hash !== 'string' || typeof header.model_id !== 'string') {
@@ -137,40 +160,59 @@ export class JournalCheckpointSink implements ResultSink {
       }
       const value = this.parseLine(text, k) as { episode?: ResultEpisode; failure?: FailureDeclaration };
       const keys = Object.keys(value);
-      if (keys.length === 1 && value.episode !== undefined) episodes.push(value.episode);
+      if (keys.length === 1 && value.episode !== undefined) found.push({ index: value.episode.index, start, end });
       else if (keys.length === 1 && value.failure !== undefined) failures.push(value.failure);
       else throw new ValidationError(`${journal}: line ${k + 1}: expected {"episode": ...} or {"failure": ...}`);
     });
     if (length === 0) this.parseLine(undefined, 0);
     const seen = new Set<number>();
-    for (const { index } of [...episodes, ...failures]) {
+    for (const { index } of [...found, ...failures]) {
       if (seen.has(index)) throw new ValidationError(`${journal}: episode ${index} appears twice`);
       seen.add(index);
     }
+    // The order buildResult gives (a stable sort by index), so the checks and messages are those of a result.
+    found.sort((a, b) => a.index - b.index);
+    for (const { index, start, end } of found) this.episodes.place(index, start, end);
     // Every entry authenticated as a result is (strict fields, replay, metrics), one episode at a time.
-    const auth = authenticateEntries(buildResult(run.manifest, run.manifestHash, run.modelId, episodes, failures), journal, run.suite);
+    const head = buildResult(run.manifest, run.manifestHash, run.modelId, [], failures);
+    const fd = this.episodes.open();
+    try {
+      const episode = (i: number): string => this.episodes.canonicalAt(fd, found[i]!.index);
+      this.failures.push(...authenticateEntryTexts(head, found.length, episode, journal, run.suite));
+    } finally {
+      closeSync(fd);
+    }
     if (length < size) await truncate(journal, length);
+    this.journalBytes = length;
     // A crash after OUT was written but before the journal was removed: the journal is the whole story.
     this.resumedOut = await identityOf(this.opts.path);
     this.journaled = true;
-    return auth;
+    return { episodes: [], failures: this.failures, storedEpisodes: found.map((e) => e.index) };
   }
 
-  /** Continues a result file (no journal): it must authenticate and be this run's. */
+  /**
+   * Continues a result file (no journal): it must authenticate and be this
+   * run's. Its episodes start the journal at the first commit, read from the
+   * file again then (never all in memory).
+   */
   private async resumeResultFile(run: SinkRun): Promise<ResumeState> {
     const { path } = this.opts;
     this.resumedOut = await identityOf(path);
-    const episodes: ResultEpisode[] = [];
+    const indices: number[] = [];
     // Streamed (result-reader.ts): a result of any size is read one episode at a time.
-    const existing = authenticateResultFile(path, path, run.suite, { onEpisode: (e) => episodes.push(resultEpisodeOf(e)) });
+    const existing = authenticateResultFile(path, path, run.suite, { onEpisode: (e) => indices.push(e.index) });
     this.checkIdentity(existing.manifestHash, existing.modelId, run);
-    const { failures } = existing;
+    const { failures, digest } = existing;
+    this.failures.push(...failures);
+    this.outDigest = digest;
     this.pendingStart = function* () {
-      yield headerLine(run);
-      for (const episode of episodes) yield line(entryValue({ kind: 'episode', episode }));
-      for (const failure of failures) yield line(entryValue({ kind: 'failure', failure }));
+      yield { text: headerLine(run) };
+      let i = 0;
+      // The file's episode texts are canonical (authenticated): the journal line is the one a commit writes.
+      for (const episode of resultFileEpisodeTexts(path, digest)) yield { text: `${EPISODE_OPEN}${episode}}\n`, index: indices[i++]! };
+      for (const failure of failures) yield { text: line(entryValue({ kind: 'failure', failure })) };
     };
-    return { episodes, failures };
+    return { episodes: [], failures, storedEpisodes: indices };
   }
 
   private checkIdentity(hash: string, modelId: string, run: SinkRun): void {
@@ -204,47 +246,113 @@ export class JournalCheckpointSink implements ResultSink {
   }
 
   async commit(entry: SinkEntry): Promise<void> {
-    const text = line(entryValue(entry));
+    const entryLine: JournalLine = entry.kind === 'episode' ? { text: line(entryValue(entry)), index: entry.episode.index } : { text: line(entryValue(entry)) };
     if (!this.journaled) {
       if (this.pendingStart === undefined) throw new Error('JournalCheckpointSink: commit before resumeState');
       // A new journal, under the output rules: never over an existing file, fsynced.
       const start = this.pendingStart;
-      await writeOutputFile(this.journal, { pieces: () => [...start(), text] }, { force: false, inputs: this.opts.inputs });
+      const placed = new Map<number, readonly [number, number]>();
+      let bytes = 0;
+      const place = (l: JournalLine): string => {
+        const n = Buffer.byteLength(l.text, 'utf8');
+        if (l.index !== undefined) placed.set(l.index, [bytes, bytes + n - 1]);
+        bytes += n;
+        return l.text;
+      };
+      const pieces = function* (): Generator<string, void, undefined> {
+        placed.clear();
+        bytes = 0;
+        for (const l of start()) yield place(l);
+        yield place(entryLine);
+      };
+      await writeOutputFile(this.journal, { pieces }, { force: false, inputs: this.opts.inputs });
+      for (const [index, [start, end]] of placed) this.episodes.place(index, start, end);
+      this.journalBytes = bytes;
       this.pendingStart = undefined;
       this.journaled = true;
-      return;
+    } else {
+      if (this.handle === undefined) await this.openForAppend();
+      try {
+        await this.handle!.appendFile(entryLine.text, 'utf8');
+        await this.handle!.sync();
+      } catch (error) {
+        throw new OutputError(`cannot append to journal ${this.journal}: ${errnoText(error)}`);
+      }
+      const n = Buffer.byteLength(entryLine.text, 'utf8');
+      if (entryLine.index !== undefined) this.episodes.place(entryLine.index, this.journalBytes, this.journalBytes + n - 1);
+      this.journalBytes += n;
     }
-    if (this.handle === undefined) await this.openForAppend();
-    try {
-      await this.handle!.appendFile(text, 'utf8');
-      await this.handle!.sync();
-    } catch (error) {
-      throw new OutputError(`cannot append to journal ${this.journal}: ${errnoText(error)}`);
-    }
+    if (entry.kind === 'failure') this.failures.push(entry.failure);
   }
 
   /** Writes OUT once (the same bytes as the whole-file checkpoint), then removes the journal. */
-  async finish(final: SinkFinal): Promise<void> {
+  async finish(_final: SinkFinal): Promise<void> {
     await this.close();
-    if (this.journaled) await this.publish(final.result());
+    if (this.journaled) await this.publish();
   }
 
   /** After an error: OUT becomes the partial result (what a resume continues), as with the whole-file checkpoint. */
-  async stopped(_error: unknown, state: SinkState): Promise<void> {
+  async stopped(_error: unknown, _state: SinkState): Promise<void> {
     await this.close();
-    if (this.journaled) await this.publish(state.result());
+    if (this.journaled) await this.publish();
   }
 
-  /** Writes OUT piece by piece (resultPieces: the bytes of resultText, never one string, so any size fits). */
-  private async publish(result: EvaluationResult): Promise<void> {
+  /** The whole result (O(result): only when asked): from the journal while it runs, then from OUT. */
+  storedResult(): EvaluationResult {
+    const run = this.requireRun();
+    if (this.journaled && !this.published) {
+      const episodes = Array.from(this.episodes.texts(), (text) => JSON.parse(text) as ResultEpisode);
+      return buildResult(run.manifest, run.manifestHash, run.modelId, episodes, this.failures);
+    }
+    if (this.outDigest !== undefined) return parseResultText(readFileSync(this.opts.path, 'utf8'), this.opts.path);
+    return buildResult(run.manifest, run.manifestHash, run.modelId, [], this.failures);
+  }
+
+  /** resultDigest of the result: of the OUT written (or resumed and left as it was), computed as it was written. */
+  storedDigest(): string {
+    if (this.outDigest !== undefined && (this.published || !this.journaled)) return this.outDigest;
+    return streamedResultDigest(this.storedResult());
+  }
+
+  /**
+   * Writes OUT piece by piece, the layout of resultPieces (the bytes of
+   * resultText, never one string, so any size fits): each episode's
+   * canonical JSON is copied from its journal line, in index order.
+   */
+  private async publish(): Promise<void> {
     const { path, inputs } = this.opts;
-    const text: PieceSource = { pieces: () => resultPieces(result) };
+    const run = this.requireRun();
+    const head = buildResult(run.manifest, run.manifestHash, run.modelId, [], this.failures);
+    const { episodes } = this;
+    let digest = new StreamingFileDigest();
+    const text: PieceSource = {
+      pieces: function* () {
+        digest = new StreamingFileDigest();
+        const rest = resultPieces(head);
+        const opening = rest.next(); // '{"episodes":[]': the opening of a result without episodes
+        for (const piece of episodes.size === 0 ? [opening.value ?? ''] : episodes.pieces()) {
+          digest.update(piece);
+          yield piece;
+        }
+        for (const piece of rest) {
+          digest.update(piece);
+          yield piece;
+        }
+      },
+    };
     if (this.resumedOut === undefined && (await identityOf(path)) === undefined) {
       await writeOutputFile(path, text, { force: false, inputs });
     } else {
       await this.replaceResumed(text);
     }
+    this.outDigest = digest.hex();
+    this.published = true;
     await rm(this.journal, { force: true });
+  }
+
+  private requireRun(): SinkRun {
+    if (this.run === undefined) throw new Error('JournalCheckpointSink: used before resumeState');
+    return this.run;
   }
 
   private async close(): Promise<void> {

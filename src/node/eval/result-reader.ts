@@ -28,7 +28,7 @@
 
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { MismatchError, ValidationError } from '../../core/errors.js';
+import { MismatchError, OutputError, ValidationError } from '../../core/errors.js';
 import {
   authenticateEpisode,
   authenticateResult,
@@ -329,20 +329,66 @@ export function resultEpisodeOf(e: AuthenticatedEpisode): ResultEpisode {
  */
 export function authenticateEntries(result: EvaluationResult, source: string, suite: Suite): { episodes: ResultEpisode[]; failures: readonly FailureDeclaration[] } {
   const episodes: ResultEpisode[] = [];
+  const text = (i: number): string => canonicalJson(result.episodes[i] as unknown as JsonObject);
+  const failures = authenticateEntryTexts(result, result.episodes.length, text, source, suite, (e) => episodes.push(resultEpisodeOf(e)));
+  return { episodes, failures };
+}
+
+/**
+ * authenticateEntries with the episodes given one at a time (a journal read back, never all in memory):
+ * `episode(i)` is the canonical JSON of the i-th in index order. Returns the failures as authenticated.
+ */
+export function authenticateEntryTexts(
+  head: EvaluationResult,
+  count: number,
+  episode: (i: number) => string,
+  source: string,
+  suite: Suite,
+  onEpisode?: (e: AuthenticatedEpisode) => void,
+): readonly FailureDeclaration[] {
   const pieces: ResultPieces = {
-    tail: resultText({ ...result, episodes: [] }).slice(EMPTY_EPISODES.length),
-    count: result.episodes.length,
-    episode: (i) => canonicalJson(result.episodes[i] as unknown as JsonObject),
+    tail: resultText({ ...head, episodes: [] }).slice(EMPTY_EPISODES.length),
+    count,
+    episode,
     at: () => 0,
     // Not a file: no digest is asked for.
     digest: '',
   };
   try {
-    const auth = authenticateResultPieces(pieces, source, suite, { onEpisode: (e) => episodes.push(resultEpisodeOf(e)) });
-    return { episodes, failures: auth.failures };
+    return authenticateResultPieces(pieces, source, suite, onEpisode === undefined ? {} : { onEpisode }).failures;
   } catch (error) {
     // Pieces written by canonicalJson parse; should one not, it is still bad input (exit 3), not a crash.
     if (error instanceof StructureError) throw new ValidationError(`${source}: ${error.reason}`);
     throw error;
+  }
+}
+
+/**
+ * Each episode's canonical JSON in a result file, in file order, one at a time (a resumed result starts a journal).
+ * `digest` is the file's when it was authenticated: a file changed since is an OutputError, before anything is yielded.
+ */
+export function* resultFileEpisodeTexts(path: string, digest: string): Generator<string, void, undefined> {
+  const changed = (): OutputError => new OutputError(`${path} changed after it was read; not continuing it`);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    throw changed();
+  }
+  try {
+    let found: Scan;
+    try {
+      found = scan(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES);
+    } catch (error) {
+      throw error instanceof StructureError ? changed() : error;
+    }
+    if (found.digest !== digest) throw changed();
+    for (let i = 0; i < found.ranges.length; i += 2) {
+      const bytes = Buffer.allocUnsafe(found.ranges[i + 1]! - found.ranges[i]!);
+      if (readSync(fd, bytes, 0, bytes.length, found.ranges[i]!) !== bytes.length) throw changed();
+      yield bytes.toString('latin1');
+    }
+  } finally {
+    closeSync(fd);
   }
 }

@@ -23,7 +23,7 @@ import { AgentError, EmberError, fieldError, type FailureKind } from '../../core
 import { checkManifestTargetsSuite, manifestHash, type EvaluationManifest, type ManifestEpisode } from '../../core/eval/manifest.js';
 import { modelIdProblem } from '../../core/eval/model-id.js';
 import { inShard, type Shard } from '../../core/eval/shard.js';
-import { clipFailureMessage, type EvaluationResult } from '../../core/eval/result.js';
+import { clipFailureMessage, type EvaluationResult, type ResultEpisode } from '../../core/eval/result.js';
 import type { TerminationReason } from '../../core/sim/events.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import type { Suite } from '../../core/world/suite.js';
@@ -34,7 +34,7 @@ import type { EntryPoints } from '../entry-points.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import { episodeAgentError, evaluateEpisode, type EpisodeScoringContext } from './evaluate-episode.js';
 import { WorkerPool, type PooledEpisode } from './pool.js';
-import { sinkFinal, sinkState, type ResultSink, type SinkEntry, type SinkRun } from './sink.js';
+import { sinkFinal, sinkState, storedSinkFinal, type ResultSink, type SinkEntry, type SinkRun, type SinkState } from './sink.js';
 
 export interface EvaluationRunOptions {
   readonly suite: Suite;
@@ -221,27 +221,42 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
   const resumed = await sink.resumeState(run);
 
   // The sink's state: an entry is added when its commit starts, so during a
-  // commit the maps hold exactly the entries committed so far and this one.
-  const committed = new Map(resumed.episodes.map((e) => [e.index, e]));
+  // commit these hold exactly the entries committed so far and this one.
+  // Per episode the runner keeps its index; the record only for a sink that
+  // builds whole results from the runner's state (MemorySink, the archive).
+  // A sink that keeps its episodes (storedResult: the journal) owns the
+  // bytes, so a run of any size fits in memory (issue 12).
+  const stored =
+    sink.storedResult !== undefined && sink.storedDigest !== undefined
+      ? { result: sink.storedResult.bind(sink), digest: sink.storedDigest.bind(sink) }
+      : undefined;
+  const records = new Map<number, ResultEpisode>(stored === undefined ? resumed.episodes.map((e) => [e.index, e]) : []);
+  const done = new Set<number>([...resumed.episodes.map((e) => e.index), ...(resumed.storedEpisodes ?? [])]);
   const declared = new Map(resumed.failures.map((f) => [f.index, f]));
   const scheduled = manifest.episodes.length;
+  const state = (): SinkState =>
+    stored === undefined ? sinkState(run, records, declared) : { completed: done.size, failed: declared.size, scheduled, result: stored.result };
   const finishRun = async (ran: number): Promise<EvaluationRunSummary> => {
-    const final = sinkFinal(sinkState(run, committed, declared));
+    const final = stored === undefined ? sinkFinal(state()) : storedSinkFinal(stored.result, stored.digest, state());
     await sink.finish(final);
+    const digest = final.digest;
     return {
-      result: final.result(),
-      digest: final.digest,
+      // Built when asked: a sink that keeps its episodes rebuilds the whole result only for a caller that needs it.
+      get result(): EvaluationResult {
+        return final.result();
+      },
+      digest,
       manifestHash: hash,
       scheduledEpisodes: scheduled,
-      completedEpisodes: committed.size,
+      completedEpisodes: done.size,
       failedEpisodes: declared.size,
-      complete: committed.size === scheduled,
+      complete: done.size === scheduled,
       ranEpisodes: ran,
     };
   };
 
   // Sharding is only this filter: a shard's result is the whole manifest's result with the other episodes left out.
-  const queue = manifest.episodes.filter((e) => inShard(e.index, opts.shard) && !committed.has(e.index) && !declared.has(e.index));
+  const queue = manifest.episodes.filter((e) => inShard(e.index, opts.shard) && !done.has(e.index) && !declared.has(e.index));
   if (queue.length === 0) return finishRun(0);
   const scope = (opts.scope ?? processScope).child();
   let executor: EpisodeExecutor;
@@ -251,7 +266,7 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
   } catch (error) {
     await scope.dispose();
     // The run's own error is the one reported; a sink that cannot wrap up keeps what it committed.
-    await sink.stopped(error, sinkState(run, committed, declared)).catch(() => undefined);
+    await sink.stopped(error, state()).catch(() => undefined);
     throw error;
   }
   let stopError: unknown;
@@ -275,17 +290,22 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
   // fails every later one, so nothing is committed after a gap.
   const commit = (entry: SinkEntry): Promise<number> => {
     const turn = committing.then(async () => {
-      const map: Map<number, unknown> = entry.kind === 'episode' ? committed : declared;
       const index = entry.kind === 'episode' ? entry.episode.index : entry.failure.index;
-      if (entry.kind === 'episode') committed.set(index, entry.episode);
-      else declared.set(index, entry.failure);
+      if (entry.kind === 'episode') {
+        done.add(index);
+        if (stored === undefined) records.set(index, entry.episode);
+      } else declared.set(index, entry.failure);
       try {
-        await sink.commit(entry, sinkState(run, committed, declared));
+        await sink.commit(entry, state());
       } catch (error) {
-        map.delete(index); // not committed: the state the sink is told about at the end must not hold it
+        // Not committed: the state the sink is told about at the end must not hold it.
+        if (entry.kind === 'episode') {
+          done.delete(index);
+          records.delete(index);
+        } else declared.delete(index);
         throw error;
       }
-      return committed.size + declared.size;
+      return done.size + declared.size;
     });
     committing = turn.then(() => undefined);
     return turn;
@@ -343,7 +363,7 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
     await scope.dispose();
   }
   if (stopped) {
-    await sink.stopped(stopError, sinkState(run, committed, declared)).catch(() => undefined);
+    await sink.stopped(stopError, state()).catch(() => undefined);
     throw stopError;
   }
   return finishRun(ran);

@@ -24,7 +24,9 @@
  *    rejects stops the run: no further commit follows, the error is thrown
  *    by the runner. `state` describes the stored result INCLUDING this
  *    entry; `state.result()` builds the whole EvaluationResult (O(result):
- *    call it only when the whole result is needed).
+ *    call it only when the whole result is needed). A sink with
+ *    `storedResult` (the journal) keeps the episodes itself: the runner then
+ *    holds only indices and counts, and `state.result()` asks the sink.
  * 3. `finish(final)` -- once, when every queued episode has run (the
  *    result may still be incomplete: declared failures), also when nothing
  *    was left to run after a resume. Not called when the run stops early.
@@ -55,6 +57,8 @@ export interface SinkRun {
 export interface ResumeState {
   readonly episodes: readonly ResultEpisode[];
   readonly failures: readonly FailureDeclaration[];
+  /** A sink that keeps its episodes (`ResultSink.storedResult`) may give only their indices here, the episodes then left out. */
+  readonly storedEpisodes?: readonly number[];
 }
 
 /** One committed episode (replay-checked and measured) or one declared agent failure. */
@@ -98,6 +102,15 @@ export interface ResultSink {
   commit(entry: SinkEntry, state: SinkState): Promise<void>;
   finish(final: SinkFinal): Promise<void>;
   stopped(error: unknown, state: SinkState): Promise<void>;
+  /**
+   * Present on a sink that keeps the committed episodes itself (the
+   * journal): the runner then keeps only their indices and the counts, never
+   * the records, so a run of any size fits in memory; `state.result()` and
+   * the summary's result call this (O(result): only when asked).
+   */
+  storedResult?(): EvaluationResult;
+  /** With storedResult: resultDigest of the result text (after `finish`: of the text it wrote). */
+  storedDigest?(): string;
 }
 
 /**
@@ -151,6 +164,28 @@ export function sinkState(
     failed: failures.size,
     scheduled: run.manifest.episodes.length,
     result: () => buildResult(run.manifest, run.manifestHash, run.modelId, episodes.values(), failures.values()),
+  };
+}
+
+/**
+ * The state of a sink that keeps its episodes (storedResult): counts from
+ * the runner, the whole result and its digest from the sink, when asked.
+ */
+export function storedSinkFinal(storedResult: () => EvaluationResult, storedDigest: () => string, state: SinkState): SinkFinal {
+  let result: EvaluationResult | undefined;
+  let text: string | undefined;
+  return {
+    completed: state.completed,
+    failed: state.failed,
+    scheduled: state.scheduled,
+    result: () => (result ??= storedResult()),
+    get text(): string {
+      text ??= resultText((result ??= storedResult()));
+      return text;
+    },
+    get digest(): string {
+      return storedDigest();
+    },
   };
 }
 
