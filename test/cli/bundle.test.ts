@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../src/core/eval/manifest.js';
+import { buildOperationalRecord, operationalRecordText } from '../../src/core/scoring/operational.js';
 import { buildPack } from '../../src/node/pack.js';
 import { buildTinyResult, TINY_SUITE } from '../eval/kit.js';
 import { jsonError, runCli } from './run-cli.js';
@@ -147,5 +148,22 @@ describe('report html', () => {
     expect(existsSync(join(scratch, 'no.html'))).toBe(false);
     const far = runCli(['report', 'html', '--bundle', bundle, '--episode', '999', '--out', join(scratch, 'no2.html'), '--json']);
     expect(jsonError(far.stderr)).toMatchObject({ exit_code: 2, message: expect.stringMatching(/episode 999/) });
+  });
+});
+
+describe('the isolation level in a bundle', () => {
+  it('travels with the operational record and shows on the HTML report', () => {
+    const record = join(scratch, 'greedy.operational.json');
+    const base = { modelId: 'nearest-exit-greedy-v1', providerId: 'local', inferenceConfigDigest: 'c'.repeat(64), trials: 2, episodes: 18, latencySeconds: '1.5', inputTokens: 0, outputTokens: 0, cost: null, retries: 0, timeouts: 0 };
+    writeFileSync(record, operationalRecordText(buildOperationalRecord({ ...base, isolation: 'none' })));
+    const out = join(scratch, 'bundle-isolation');
+    const made = runCli(['bundle', 'create', '--pack', pack, '--result', congestion, '--result', greedy, '--result', greedy2, '--operational', record, '--resamples', RESAMPLES, '--out', out]);
+    expect(made.stderr).toBe('');
+    expect(runCli(['bundle', 'verify', out]).status).toBe(0);
+    const html = join(scratch, 'isolation.html');
+    expect(runCli(['report', 'html', '--bundle', out, '--out', html]).status).toBe(0);
+    const text = readFileSync(html, 'utf8');
+    expect(text.match(/data-isolation/g)).toHaveLength(1);
+    expect(text).toContain('agent isolation: <b style="color:#b42318">none (the agent ran without a sandbox)</b>');
   });
 });

@@ -17,7 +17,7 @@ import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput } from '../.
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { getArtifact } from '../archive/artifacts.js';
-import { getTrialDbRow, type TrialDbRow } from '../archive/queries.js';
+import { getTrialDbRow, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { bundleContent } from '../bundle/bundle-content.js';
 import { scoreResults } from '../workflows/score.js';
@@ -132,7 +132,7 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
         const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
         if (entries.length < 2) {
           const row = entries[0]!;
-          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null }] };
+          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation }] };
         }
         const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
         return {
@@ -151,6 +151,7 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
               intervalLow: row.interval_low,
               intervalHigh: row.interval_high,
               vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
+              isolation: trialRowOf(row).isolation,
             };
           }),
         };

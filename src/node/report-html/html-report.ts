@@ -15,6 +15,7 @@ import { sha256Hex } from '../../core/hash.js';
 import { decodeRecordFrames } from '../../core/replay/record-frames.js';
 import type { ComparisonArtifact } from '../../core/scoring/compare.js';
 import { COMPONENTS } from '../../core/scoring/evidence.js';
+import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
 import { parseResultText } from '../../core/eval/result.js';
 import { Rational } from '../../core/stats/rational.js';
@@ -57,11 +58,20 @@ function readJson<T>(dir: string, file: string): T {
   return JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 }
 
-function headline(report: ScoreReport, dir: string): string {
+/** The agent's isolation level from the model's bundled operational record, when there is one with the field. */
+function isolationOf(bundleDir: string, dir: string, hasRecord: boolean): string | null {
+  if (!hasRecord) return null;
+  const record = parseOperationalRecordText(readFileSync(join(bundleDir, dir, 'operational.json'), 'utf8'), `${dir}/operational.json`);
+  return record.isolation ?? null;
+}
+
+function headline(report: ScoreReport, dir: string, isolation: string | null): string {
   const interval = report.interval === null ? 'no interval (fewer than 5 applicable episodes)' : `95% CI [${oneDecimal(report.interval.lower)}, ${oneDecimal(report.interval.upper)}]`;
   const badge = report.official ? '<span class="badge official">official</span>' : '<span class="badge unofficial">UNOFFICIAL</span>';
   return `<div class="card" data-model="${escapeHtml(dir)}"><div class="muted">${escapeHtml(report.model_id)} · ${report.trials.length} trial${report.trials.length === 1 ? '' : 's'} ${badge}</div>
-<div class="score" data-score>${oneDecimal(report.score)}</div><div class="interval">${interval} · EMBER Score, 0 to 100 points</div></div>`;
+<div class="score" data-score>${oneDecimal(report.score)}</div><div class="interval">${interval} · EMBER Score, 0 to 100 points</div>${
+    isolation === null ? '' : `<div class="muted" data-isolation>agent isolation: ${isolation === 'none' ? '<b style="color:#b42318">none (the agent ran without a sandbox)</b>' : escapeHtml(isolation)}</div>`
+  }</div>`;
 }
 
 function modelSection(report: ScoreReport): string {
@@ -157,7 +167,7 @@ export function renderHtmlReport(bundleDir: string, opts: HtmlReportOptions = {}
 <body><main>
 <h1>EMBER report: ${escapeHtml(title)}</h1>
 <p class="muted">Environment pack ${escapeHtml(index.pack_id)} · manifest ${index.manifest_hash.slice(0, 16)}… · ${reports[0]!.episodes.length} episodes · scoring version ${escapeHtml(reports[0]!.scoring_version)}</p>
-<div class="cards">${reports.map((r, k) => headline(r, index.models[k]!.dir)).join('')}</div>
+<div class="cards">${reports.map((r, k) => headline(r, index.models[k]!.dir, isolationOf(bundleDir, index.models[k]!.dir, index.models[k]!.operational))).join('')}</div>
 ${comparison === null ? '' : comparisonSection(comparison)}
 ${reports.map(modelSection).join('\n')}
 ${episodeTable(reports)}

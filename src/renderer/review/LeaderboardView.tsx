@@ -5,6 +5,7 @@
  * unofficial boards are kept in separate sections and never mixed.
  */
 
+import { IsolationBadge } from '../components/IsolationBadge.js';
 import type { AdjacentComparison, LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup } from '../../shared/api/contract.js';
 import { useQuery } from '../app/api-context.js';
@@ -33,6 +34,7 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
             <th>Model</th>
             <th className="num">EMBER Score</th>
             <th>95% interval</th>
+            <th>Isolation</th>
             <th>Against the next entry down</th>
           </tr>
         </thead>
@@ -45,6 +47,9 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
                 <td>{r.modelId}</td>
                 <td className="num">{r.scoreRounded ?? points(r.score)}</td>
                 <td>{r.intervalLow === null ? 'n/a' : `[${points(r.intervalLow)}, ${points(r.intervalHigh)}]`}</td>
+                <td>
+                  <IsolationBadge isolation={r.isolation} />
+                </td>
                 <td className="board-vs" data-testid="vs-next">
                   {r.vsNext === null ? (
                     <span className="muted">–</span>

@@ -418,6 +418,8 @@ export interface LeaderboardRow {
   readonly intervalHigh: string | null;
   /** The paired outcome against the next entry down (exact_tie, a_better, b_better, inconclusive), null for the last. */
   readonly vsNext: string | null;
+  /** How the entry's agent was isolated (TrialRow.isolation). */
+  readonly isolation: TrialRow['isolation'];
 }
 
 export interface BundleSummary {
