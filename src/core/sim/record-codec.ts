@@ -12,7 +12,8 @@ import { parseJsonInput } from '../json/strict-parse.js';
 import { isSeed } from '../world/seed.js';
 import type { RunRecord } from './record.js';
 
-const RECORD_KEYS = [
+/** The keys of a run record, in canonical order (also the shape the fast writer in record-text.ts expects). */
+export const RECORD_KEYS = [
   'action_schema_version',
   'initial',
   'observation_version',

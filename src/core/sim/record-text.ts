@@ -11,6 +11,7 @@
 
 import { canonicalJson, canonicalString, type CanonicalInput } from '../json/canonical.js';
 import type { CellPair } from '../world/grid.js';
+import { RECORD_KEYS } from './record-codec.js';
 import type { RecordOutcome, RecordStep, RunRecord } from './record.js';
 
 class Unexpected extends Error {}
@@ -60,20 +61,6 @@ function hasExactly(value: unknown, keys: readonly string[]): boolean {
   return true;
 }
 
-const RECORD_KEYS = [
-  'action_schema_version',
-  'initial',
-  'observation_version',
-  'outcomes',
-  'record_version',
-  'scenario_hash',
-  'scenario_id',
-  'seed',
-  'simulator_version',
-  'steps',
-  'termination_reason',
-  'trajectory',
-];
 const INITIAL_KEYS = ['burning', 'people'];
 const STEP_KEYS = ['actions', 'burning', 'died', 'evacuated', 'moved'];
 
