@@ -30,7 +30,7 @@
 
 import { closeSync, constants, readFileSync } from 'node:fs';
 import { lstat, open, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { OutputError, ValidationError } from '../../core/errors.js';
 import { resultPieces, streamedResultDigest, StreamingFileDigest } from '../../core/eval/result-stream.js';
@@ -38,6 +38,7 @@ import { buildResult, parseResultText, type EvaluationResult, type FailureDeclar
 import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
+import { syncDirectory } from '../output-directory.js';
 import type { FileCheckpointOptions } from './file-sink.js';
 import { EPISODE_OPEN, JournalEpisodes } from './journal-episodes.js';
 import { forEachJournalLine } from './journal-lines.js';
@@ -234,6 +235,46 @@ export class JournalCheckpointSink implements ResultSink {
     }
   }
 
+  /**
+   * Creates the journal in place (O_CREAT | O_EXCL: never over an existing
+   * file) and writes its first lines, fsynced. No temporary file and link as
+   * for other outputs: a journal cut short by a crash is exactly what resume
+   * reads (a torn last line is dropped), and a temporary name could be left
+   * behind by kill -9 between link and unlink.
+   */
+  private async createJournal(pieces: PieceSource['pieces']): Promise<void> {
+    await checkOutputPath(this.journal, { force: false, inputs: this.opts.inputs });
+    let handle: FileHandle;
+    try {
+      handle = await open(this.journal, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'EEXIST') throw new OutputError(`output file exists (use --resume to continue it, or choose another --out): ${this.journal}`);
+      throw new OutputError(`cannot create journal ${this.journal}: ${errnoText(error)}`);
+    }
+    try {
+      // Gathered into writes of a few MB: a journal started from a partial result can hold many lines.
+      let batch: string[] = [];
+      let size = 0;
+      for (const piece of pieces()) {
+        batch.push(piece);
+        size += piece.length;
+        if (size >= 4 << 20) {
+          await handle.writeFile(batch.join(''), 'utf8');
+          batch = [];
+          size = 0;
+        }
+      }
+      if (size > 0) await handle.writeFile(batch.join(''), 'utf8');
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(this.journal, { force: true }).catch(() => undefined);
+      throw new OutputError(`cannot write journal ${this.journal}: ${errnoText(error)}`);
+    }
+    await handle.close();
+    await syncDirectory(dirname(resolve(this.journal)));
+  }
+
   private async openForAppend(): Promise<void> {
     try {
       this.handle = await open(this.journal, constants.O_WRONLY | constants.O_APPEND);
@@ -265,7 +306,7 @@ export class JournalCheckpointSink implements ResultSink {
         for (const l of start()) yield place(l);
         yield place(entryLine);
       };
-      await writeOutputFile(this.journal, { pieces }, { force: false, inputs: this.opts.inputs });
+      await this.createJournal(pieces);
       for (const [index, [start, end]] of placed) this.episodes.place(index, start, end);
       this.journalBytes = bytes;
       this.pendingStart = undefined;
