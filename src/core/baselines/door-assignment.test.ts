@@ -38,6 +38,24 @@ describe('ReleaseQueue', () => {
     );
   });
 
+  it('answers in O(1) what the tree walk answered: long queues, drained queues and people added out of order', () => {
+    // Releases both inside and beyond the busy period, so every case of tailWith and of the start's upkeep is met.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 200 }), fc.array(fc.nat(), { minLength: 50, maxLength: 300 }), (lanes, maxRelease, raw) => {
+        const releases = raw.map((r) => 1 + (r % maxRelease));
+        const queue = new ReleaseQueue();
+        queue.reset(maxRelease, lanes);
+        const added: number[] = [];
+        for (const r of releases) {
+          for (const probe of [1, r, maxRelease, 1 + ((r * 7) % maxRelease)]) expect(queue.tailWith(probe)).toBe(listScheduleTail([...added, probe], lanes));
+          queue.add(r);
+          added.push(r);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('is empty again after reset', () => {
     const queue = new ReleaseQueue();
     queue.reset(10, 1);

@@ -20,8 +20,9 @@
  * people with a long walk to the other door too, and a running "last slot
  * + 1" then overstates the far queue; both sent people back and forth.)
  * With more than MAX_DOORS doors all exits form one door (the nearest-exit
- * field), which bounds the per-step cost: O(people (log people + doors log
- * distance)).
+ * field), which bounds the per-step cost: O(people (doors + log distance))
+ * (the order is two counting sorts; a queue answers a door's cost in O(1)
+ * and takes a person in O(log distance)).
  */
 
 import type { Observation } from '../sim/observation.js';
@@ -62,10 +63,9 @@ export class DoorAssignment {
   private previousDoors = new Int32Array(16);
   private carried = new Int32Array(16);
   private order = new Int32Array(16);
-  /** Per person: the open doors by cost bound (DoorAssignment.assignPersons), and each queue's tail. */
-  private readonly candidateDoor: Int32Array;
-  private readonly candidateBound: Int32Array;
-  private readonly tails: Int32Array;
+  /** Per person (person order) and door: its walk (UNREACHABLE when it cannot use the door) and route danger. */
+  private walkOf = new Int32Array(16);
+  private dangerOf = new Int32Array(16);
   /** Orders the people by regret, walk and person. */
   private readonly commitment = new CommitmentOrder();
 
@@ -82,9 +82,6 @@ export class DoorAssignment {
     this.dangers = this.fields.map((field) => field.danger);
     this.liveCount = new Int32Array(this.doors.length);
     this.queues = this.doors.map(() => new ReleaseQueue());
-    this.candidateDoor = new Int32Array(this.doors.length);
-    this.candidateBound = new Int32Array(this.doors.length);
-    this.tails = new Int32Array(this.doors.length);
   }
 
   /** Brings the door fields up to date after the fire changed (call after `nearest.refresh()`). */
@@ -146,6 +143,13 @@ export class DoorAssignment {
     const commitment = this.commitment;
     commitment.reserve(n);
     const { person: orderPerson, regret: orderRegret, walk: orderWalk } = commitment;
+    // Each person's walk and route danger to every door, gathered once here
+    // (walk UNREACHABLE for a door it cannot use: unreachable or closed) and
+    // read contiguously below: the door fields are scattered reads that miss
+    // the cache on a large grid.
+    this.walkOf = ensureCapacity(this.walkOf, n * doorCount);
+    this.dangerOf = ensureCapacity(this.dangerOf, n * doorCount);
+    const { walkOf, dangerOf } = this;
     let m = 0;
     let maxWalk = 0;
     for (let i = 0; i < n; i++) {
@@ -156,11 +160,16 @@ export class DoorAssignment {
       if (d > maxWalk) maxWalk = d;
       let first = UNREACHABLE;
       let second = UNREACHABLE;
+      const base = i * doorCount;
       for (let g = 0; g < doorCount; g++) {
-        const walk = dists[g]![cell]!;
-        if (walk === UNREACHABLE || liveCount[g] === 0) continue;
+        let walk = dists[g]![cell]!;
+        if (liveCount[g] === 0) walk = UNREACHABLE;
+        walkOf[base + g] = walk;
+        if (walk === UNREACHABLE) continue;
+        const danger = dangers[g]![cell]!;
+        dangerOf[base + g] = danger;
         if (walk > maxWalk) maxWalk = walk;
-        const c = walk + dangers[g]![cell]!;
+        const c = walk + danger;
         if (c < first) {
           second = first;
           first = c;
@@ -174,42 +183,22 @@ export class DoorAssignment {
     commitment.sort(m, order);
     for (let g = 0; g < doorCount; g++) queues[g]!.reset(maxWalk, liveCount[g]!);
     const previousDoor = this.carryPreviousDoors(persons, n);
-    // A door's cost for a person on `cell`: its expected exit step (the
-    // queue's tail if it joined) plus the route danger; a closed door (no
-    // live exit cell) or an unreachable one is skipped. Inlined rather than
-    // a closure: the closure's captured context slowed the whole loop.
-    const { candidateDoor, candidateBound, tails } = this;
-    for (let g = 0; g < doorCount; g++) tails[g] = queues[g]!.tail();
+    // A door's cost for a person: its expected exit step (the queue's tail
+    // if it joined) plus the route danger; a door it cannot use is skipped.
+    // Inlined rather than a closure: the closure's captured context slowed
+    // the whole loop.
     for (let k = 0; k < m; k++) {
       const i = order[k]!;
-      const cell = cells[i]!;
-      // The open doors by a lower bound of their cost: joining never
-      // shortens a queue nor beats the walk, so max(walk, tail) + danger.
-      // Taken in that order, the first door whose bound exceeds the best
-      // cost ends the search (its tree walk and the later ones skipped).
-      let candidates = 0;
-      for (let g = 0; g < doorCount; g++) {
-        const walk = dists[g]![cell]!;
-        if (walk === UNREACHABLE || liveCount[g] === 0) continue;
-        const bound = Math.max(walk, tails[g]!) + dangers[g]![cell]!;
-        let j = candidates++;
-        for (; j > 0 && candidateBound[j - 1]! > bound; j--) {
-          candidateBound[j] = candidateBound[j - 1]!;
-          candidateDoor[j] = candidateDoor[j - 1]!;
-        }
-        candidateBound[j] = bound;
-        candidateDoor[j] = g;
-      }
+      const base = i * doorCount;
       // The cheapest door; ties: shorter walk, then door order.
       let best = NO_DOOR;
       let bestCost = 0;
       let bestWalk = 0;
-      for (let j = 0; j < candidates; j++) {
-        if (best !== NO_DOOR && candidateBound[j]! > bestCost) break;
-        const g = candidateDoor[j]!;
-        const walk = dists[g]![cell]!;
-        const c = queues[g]!.tailWith(walk) + dangers[g]![cell]!;
-        if (best === NO_DOOR || c < bestCost || (c === bestCost && (walk < bestWalk || (walk === bestWalk && g < best)))) {
+      for (let g = 0; g < doorCount; g++) {
+        const walk = walkOf[base + g]!;
+        if (walk === UNREACHABLE) continue;
+        const c = queues[g]!.tailWith(walk) + dangerOf[base + g]!;
+        if (best === NO_DOOR || c < bestCost || (c === bestCost && walk < bestWalk)) {
           best = g;
           bestCost = c;
           bestWalk = walk;
@@ -218,15 +207,11 @@ export class DoorAssignment {
       if (best === NO_DOOR) continue; // unreachable in practice: the nearest exit belongs to a door
       const previous = previousDoor[i]!;
       if (previous !== NO_DOOR && previous !== best) {
-        const walk = dists[previous]![cell]!;
-        const danger = dangers[previous]![cell]!;
-        if (walk !== UNREACHABLE && liveCount[previous] !== 0 && Math.max(walk, tails[previous]!) + danger <= bestCost + STICKY_MARGIN) {
-          const c = queues[previous]!.tailWith(walk) + danger;
-          if (c <= bestCost + STICKY_MARGIN) best = previous;
-        }
+        const walk = walkOf[base + previous]!;
+        const danger = dangerOf[base + previous]!;
+        if (walk !== UNREACHABLE && queues[previous]!.tailWith(walk) + danger <= bestCost + STICKY_MARGIN) best = previous;
       }
-      queues[best]!.add(dists[best]![cell]!);
-      tails[best] = queues[best]!.tail();
+      queues[best]!.add(walkOf[base + best]!);
       door[i] = best;
     }
     this.previousPersons = ensureCapacity(this.previousPersons, n);
@@ -267,6 +252,8 @@ function ensureCapacity(array: Int32Array<ArrayBuffer>, length: number): Int32Ar
 
 /** Inactive positions sit this far below any real value. */
 const INACTIVE = 1 << 29;
+/** `start` when it must be found again in the tree. */
+const UNKNOWN = -1;
 
 /**
  * The expected last exit step of a door's queue: people arrive at their walk
@@ -276,6 +263,13 @@ const INACTIVE = 1 << 29;
  * release equals x) in a max segment tree with range add, and the tail is
  * ceil(max F / w). Unlike a running "last slot + 1", this is exact whatever
  * the order in which people are added.
+ *
+ * `tailWith` is O(1): with M = max F, S the smallest x where F(x) = M (the
+ * start of the final busy period) and R the largest release, one more
+ * release r gives max F' = M when r < S (every F(x) below S stays under M,
+ * r's own value included), M + 1 when S <= r <= R, and max(M + 1, w(r - 1) + 1)
+ * beyond R (nobody after r). `add` keeps S in O(1) except when r < S, where
+ * it is found again by one descent of the tree (lazily, at the next query).
  */
 export class ReleaseQueue {
   private size = 1;
@@ -283,6 +277,10 @@ export class ReleaseQueue {
   /** Subtree maximum including the node's own pending add (not its ancestors'). */
   private value = new Int32Array(2);
   private pending = new Int32Array(2);
+  /** How many releases were added, the largest of them, and S (UNKNOWN when stale). */
+  private count = 0;
+  private maxRelease = -1;
+  private start = UNKNOWN;
 
   /** Empties the queue for releases 0..maxRelease and `lanes` (>= 1) exits per step. */
   reset(maxRelease: number, lanes: number): void {
@@ -294,6 +292,9 @@ export class ReleaseQueue {
     }
     this.size = size;
     this.lanes = Math.max(lanes, 1);
+    this.count = 0;
+    this.maxRelease = -1;
+    this.start = UNKNOWN;
     const { value, pending } = this;
     for (let x = 0; x < size; x++) value[size + x] = this.lanes * (x - 1) - INACTIVE;
     for (let k = size - 1; k >= 1; k--) {
@@ -302,40 +303,28 @@ export class ReleaseQueue {
     }
   }
 
-  /**
-   * The last exit step of the queue as it is (very negative when empty): a
-   * lower bound of `tailWith` for any release, since joining only adds.
-   */
-  tail(): number {
-    return Math.ceil(this.value[1]! / this.lanes);
-  }
-
   /** The last exit step if one more person with this release joined (the marginal cost of joining). */
   tailWith(release: number): number {
-    const { value, pending, size } = this;
-    let prefix = -INACTIVE * 2;
-    let suffix = -INACTIVE * 2;
-    let acc = 0;
-    let node = 1;
-    for (let half = size >> 1; half >= 1; half >>= 1) {
-      acc += pending[node]!;
-      if ((release & half) !== 0) {
-        prefix = Math.max(prefix, value[2 * node]! + acc);
-        node = 2 * node + 1;
-      } else {
-        suffix = Math.max(suffix, value[2 * node + 1]! + acc);
-        node = 2 * node;
-      }
-    }
-    let own = value[node]! + acc;
-    if (own < -INACTIVE / 2) own += INACTIVE;
-    const top = Math.max(prefix + 1, suffix, own + 1);
-    return Math.ceil(top / this.lanes);
+    const lanes = this.lanes;
+    const alone = lanes * (release - 1) + 1;
+    if (this.count === 0) return Math.ceil(alone / lanes);
+    const top = this.value[1]!;
+    const start = this.start === UNKNOWN ? (this.start = this.findStart()) : this.start;
+    if (release < start) return Math.ceil(top / lanes);
+    if (release <= this.maxRelease) return Math.ceil((top + 1) / lanes);
+    return Math.ceil(Math.max(top + 1, alone) / lanes);
   }
 
   /** Adds a person with this release. */
   add(release: number): void {
     const { value, pending, size } = this;
+    // S after the add, from the maximum before it (see the class comment).
+    if (this.count === 0) this.start = release;
+    else if (this.start !== UNKNOWN && release >= this.start) {
+      if (release > this.maxRelease && this.lanes * (release - 1) + 1 > value[1]! + 1) this.start = release;
+    } else this.start = UNKNOWN;
+    this.count++;
+    if (release > this.maxRelease) this.maxRelease = release;
     const leaf = size + release;
     if (value[leaf]! < -INACTIVE / 2) value[leaf]! += INACTIVE;
     // +1 on F(0..release): the leaves and the left-hanging subtrees on the path.
@@ -347,5 +336,17 @@ export class ReleaseQueue {
       }
     }
     for (let node = leaf >> 1; node >= 1; node >>= 1) value[node] = Math.max(value[2 * node]!, value[2 * node + 1]!) + pending[node]!;
+  }
+
+  /** The smallest x with F(x) = max F: down the tree, to the left child whenever it holds the maximum. */
+  private findStart(): number {
+    const { value, pending, size } = this;
+    let node = 1;
+    let target = value[1]!;
+    while (node < size) {
+      target -= pending[node]!;
+      node = value[2 * node] === target ? 2 * node : 2 * node + 1;
+    }
+    return node - size;
   }
 }
