@@ -14,8 +14,15 @@
  *   episode on a 256 x 256 grid with a growing fire (long-horizon.ts), run
  *   with 10 and with 50 people; the per-step intercept of the two.
  *
+ * - the same figures on a 256 x 256 world with 10,000 people (scale-world.ts).
+ *
  * CPU time is given for the median run (the goals are judged on it) and for
  * the best run (the least disturbed by other processes on a shared machine).
+ * The large-hall runs come after LARGE_HALL_WARMUPS untimed episodes: an
+ * evaluation runs episode after episode in one worker, and the first few
+ * dozen episodes run while the JIT is still compiling (with 30 warm-ups the
+ * static agent's median was 5-7 M person-steps/s, after 200 it is 8-9 M,
+ * the steady state).
  */
 
 import { readFileSync } from 'node:fs';
@@ -29,13 +36,16 @@ import type { Scenario } from '../src/core/world/scenario-types.js';
 import { timeCpu, type Timing } from './cpu-time.js';
 import { type Figure, LARGE_HALL } from './harness.js';
 import { longHorizonScenario } from './long-horizon.js';
+import { scaleWorld } from './scale-world.js';
 
 /** Goals in person-steps per CPU second (issue 8), by agent. */
-const SIMULATION_GOAL: Record<string, number> = { 'static-shortest-path-v1': 8e6, 'congestion-aware-v1': 2e6 };
-const WARM_REPLAY_GOAL = 15e6;
+export const SIMULATION_GOAL: Record<string, number> = { 'static-shortest-path-v1': 8e6, 'congestion-aware-v1': 2e6 };
+export const WARM_REPLAY_GOAL = 15e6;
 const PER_STEP_GOAL_US = 10;
+const LARGE_HALL_RUNS = 41;
+const LARGE_HALL_WARMUPS = 200;
 
-function rateFigures(name: string, personSteps: number, timing: Timing, goal?: number): Figure[] {
+export function rateFigures(name: string, personSteps: number, timing: Timing, goal?: number): Figure[] {
   const cpuRate = personSteps / timing.cpu;
   const cpu: Figure =
     goal === undefined
@@ -58,14 +68,18 @@ async function largeHall(): Promise<Figure[]> {
     let personSteps = 0;
     let text = '';
     let scenario = fresh();
-    const simulate = await timeCpu(async () => {
-      scenario = fresh();
-      const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
-      text = recordText(run.record);
-      personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
-    });
+    const simulate = await timeCpu(
+      async () => {
+        scenario = fresh();
+        const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
+        text = recordText(run.record);
+        personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
+      },
+      LARGE_HALL_RUNS,
+      LARGE_HALL_WARMUPS,
+    );
     const record = JSON.parse(text) as RunRecord;
-    const warmReplay = await timeCpu(() => replayRecord(scenario, record));
+    const warmReplay = await timeCpu(() => replayRecord(scenario, record), LARGE_HALL_RUNS, LARGE_HALL_WARMUPS);
     const coldReplay = await timeCpu(() => replayRecord(fresh(), record));
     const both = personSteps / (simulate.wall + warmReplay.wall);
     const label = `large hall, ${agentId}`;
@@ -122,5 +136,5 @@ async function longHorizon(): Promise<Figure[]> {
 }
 
 export async function benchCore(): Promise<Figure[]> {
-  return [...(await largeHall()), ...(await longHorizon())];
+  return [...(await largeHall()), ...(await scaleWorld()), ...(await longHorizon())];
 }

@@ -268,7 +268,8 @@ const UNKNOWN = -1;
  * start of the final busy period) and R the largest release, one more
  * release r gives max F' = M when r < S (every F(x) below S stays under M,
  * r's own value included), M + 1 when S <= r <= R, and max(M + 1, w(r - 1) + 1)
- * beyond R (nobody after r). `add` keeps S in O(1) except when r < S, where
+ * beyond R (nobody after r), so the tail is ceil(M / w), ceil((M + 1) / w) or
+ * the larger of that and r. `add` keeps S in O(1) except when r < S, where
  * it is found again by one descent of the tree (lazily, at the next query).
  */
 export class ReleaseQueue {
@@ -281,6 +282,9 @@ export class ReleaseQueue {
   private count = 0;
   private maxRelease = -1;
   private start = UNKNOWN;
+  /** ceil(M / w) and ceil((M + 1) / w): the tail as it is, and after one more person in the final busy period. */
+  private tailNow = 0;
+  private tailJoined = 0;
 
   /** Empties the queue for releases 0..maxRelease and `lanes` (>= 1) exits per step. */
   reset(maxRelease: number, lanes: number): void {
@@ -305,14 +309,12 @@ export class ReleaseQueue {
 
   /** The last exit step if one more person with this release joined (the marginal cost of joining). */
   tailWith(release: number): number {
-    const lanes = this.lanes;
-    const alone = lanes * (release - 1) + 1;
-    if (this.count === 0) return Math.ceil(alone / lanes);
-    const top = this.value[1]!;
-    const start = this.start === UNKNOWN ? (this.start = this.findStart()) : this.start;
-    if (release < start) return Math.ceil(top / lanes);
-    if (release <= this.maxRelease) return Math.ceil((top + 1) / lanes);
-    return Math.ceil(Math.max(top + 1, alone) / lanes);
+    // A person alone (or after everyone) leaves at its release: ceil((w (r - 1) + 1) / w) = r.
+    if (this.count === 0) return release;
+    if (this.start === UNKNOWN) this.start = this.findStart();
+    if (release < this.start) return this.tailNow;
+    if (release <= this.maxRelease) return this.tailJoined;
+    return Math.max(this.tailJoined, release);
   }
 
   /** Adds a person with this release. */
@@ -336,6 +338,8 @@ export class ReleaseQueue {
       }
     }
     for (let node = leaf >> 1; node >= 1; node >>= 1) value[node] = Math.max(value[2 * node]!, value[2 * node + 1]!) + pending[node]!;
+    this.tailNow = Math.ceil(value[1]! / this.lanes);
+    this.tailJoined = Math.ceil((value[1]! + 1) / this.lanes);
   }
 
   /** The smallest x with F(x) = max F: down the tree, to the left child whenever it holds the maximum. */

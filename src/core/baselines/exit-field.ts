@@ -42,13 +42,19 @@ export class ExitField {
   private fifo = new Int32Array(64);
   private fifoValue = new Int32Array(64);
   private affected = new Int32Array(64);
-  /** Pass 3 scratch: a per-cell queued mark, the deduplicated seeds and their levels, the FIFO. */
+  /** Pass 3 scratch: a per-cell queued mark, and the cells waiting at each distance (linked lists, -1 ends). */
   private readonly queued: Int32Array;
-  private readonly levelCells: Int32Array;
-  private readonly levelOf: Int32Array;
-  private readonly spread: Int32Array;
-  /** The distance of each cell in `spread` (read in the merge without a dependent load). */
-  private readonly spreadLevel: Int32Array;
+  private readonly bucketHead: Int32Array;
+  private readonly bucketNext: Int32Array;
+  /**
+   * `dist` and `danger` with one more cell, `size`, that is never a
+   * predecessor or successor (UNREACHABLE in both), and the neighbour table
+   * with off-grid neighbours pointing at it: pass 3 reads neighbours
+   * without testing for the edge of the grid.
+   */
+  private readonly distPadded: Int32Array;
+  private readonly dangerPadded: Int32Array;
+  private readonly padded: Int32Array;
   private mark = 0;
   private touched = new Int32Array(64);
 
@@ -62,15 +68,16 @@ export class ExitField {
     readonly withDanger = true,
   ) {
     this.size = grid.rows * grid.cols;
-    this.dist = new Int32Array(this.size).fill(UNREACHABLE);
-    this.danger = new Int32Array(this.size).fill(UNREACHABLE);
+    this.distPadded = new Int32Array(this.size + 1).fill(UNREACHABLE);
+    this.dangerPadded = new Int32Array(this.size + 1).fill(UNREACHABLE);
+    this.dist = this.distPadded.subarray(0, this.size);
+    this.danger = this.dangerPadded.subarray(0, this.size);
     this.table = neighbourTable(grid);
+    this.padded = paddedNeighbourTable(grid);
     this.order = new Int32Array(this.size);
     this.queued = new Int32Array(this.size);
-    this.levelCells = new Int32Array(this.size);
-    this.levelOf = new Int32Array(this.size);
-    this.spread = new Int32Array(this.size);
-    this.spreadLevel = new Int32Array(this.size);
+    this.bucketHead = new Int32Array(this.size + 2).fill(-1);
+    this.bucketNext = new Int32Array(this.size);
     this.levelCounts = new Int32Array(this.size + 2);
   }
 
@@ -196,50 +203,85 @@ export class ExitField {
 
   /**
    * Pass 3: recompute danger from the seeds in order of distance, passing
-   * every change downstream. Each cell is queued at most once: it is
-   * processed after all its predecessors (one level nearer), so once is enough.
+   * every change downstream. Cells wait in one bucket per distance (singly
+   * linked through `bucketNext`), since a cell's value reads only cells one
+   * level nearer, final by then; each cell is queued at most once. The
+   * padded table and arrays spare the off-grid test (see `padded`).
    */
   private spreadDanger(penalty: Int32Array): void {
-    const { dist, danger, table, queued, levelCells, levelOf, spread, spreadLevel } = this;
+    const { queued, bucketHead, bucketNext, seedLevel, seedCell } = this;
+    const dist = this.distPadded;
+    const danger = this.dangerPadded;
+    const table = this.padded;
     const mark = ++this.mark;
-    const seeds = this.orderSeeds();
-    const { sortedLevel, sortedCell } = this;
-    let m = 0;
-    for (let s = 0; s < seeds; s++) {
-      const c = sortedCell[s]!;
+    let lo = UNREACHABLE;
+    let hi = -1;
+    for (let s = 0; s < this.seedCount; s++) {
+      const c = seedCell[s]!;
       if (queued[c] === mark) continue;
       queued[c] = mark;
-      levelCells[m] = c;
-      levelOf[m++] = sortedLevel[s]!;
+      const level = seedLevel[s]!;
+      if (level < lo) lo = level;
+      if (level > hi) hi = level;
+      bucketNext[c] = bucketHead[level]!;
+      bucketHead[level] = c;
     }
-    let s = 0;
-    let head = 0;
-    let tail = 0;
-    for (;;) {
-      let c: number;
-      if (s < m && (head === tail || levelOf[s]! <= spreadLevel[head]!)) c = levelCells[s++]!;
-      else if (head < tail) c = spread[head++]!;
-      else break;
-      const d = dist[c]!;
-      if (d === UNREACHABLE) continue;
-      let value = 0;
-      if (d > 0) {
-        let best = UNREACHABLE;
-        for (let k = c * 4, end = k + 4; k < end; k++) {
-          const n = table[k]!;
-          if (n >= 0 && dist[n] === d - 1 && danger[n]! < best) best = danger[n]!;
+    for (let level = lo; level <= hi; level++) {
+      let c = bucketHead[level]!;
+      bucketHead[level] = -1;
+      const up = level - 1;
+      const down = level + 1;
+      while (c >= 0) {
+        const next = bucketNext[c]!;
+        let value = 0;
+        const k = c * 4;
+        const n0 = table[k]!;
+        const n1 = table[k + 1]!;
+        const n2 = table[k + 2]!;
+        const n3 = table[k + 3]!;
+        // Read once: the JIT cannot tell that the danger writes below leave dist alone.
+        const d0 = dist[n0]!;
+        const d1 = dist[n1]!;
+        const d2 = dist[n2]!;
+        const d3 = dist[n3]!;
+        if (level > 0) {
+          let best = UNREACHABLE;
+          if (d0 === up && danger[n0]! < best) best = danger[n0]!;
+          if (d1 === up && danger[n1]! < best) best = danger[n1]!;
+          if (d2 === up && danger[n2]! < best) best = danger[n2]!;
+          if (d3 === up && danger[n3]! < best) best = danger[n3]!;
+          value = best + penalty[c]!;
         }
-        value = best + penalty[c]!;
-      }
-      if (value === danger[c]) continue;
-      danger[c] = value;
-      for (let k = c * 4, end = k + 4; k < end; k++) {
-        const n = table[k]!;
-        if (n >= 0 && dist[n] === d + 1 && queued[n] !== mark) {
-          queued[n] = mark;
-          spreadLevel[tail] = d + 1;
-          spread[tail++] = n;
+        if (value !== danger[c]) {
+          danger[c] = value;
+          let queuedAny = false;
+          if (d0 === down && queued[n0] !== mark) {
+            queued[n0] = mark;
+            bucketNext[n0] = bucketHead[down]!;
+            bucketHead[down] = n0;
+            queuedAny = true;
+          }
+          if (d1 === down && queued[n1] !== mark) {
+            queued[n1] = mark;
+            bucketNext[n1] = bucketHead[down]!;
+            bucketHead[down] = n1;
+            queuedAny = true;
+          }
+          if (d2 === down && queued[n2] !== mark) {
+            queued[n2] = mark;
+            bucketNext[n2] = bucketHead[down]!;
+            bucketHead[down] = n2;
+            queuedAny = true;
+          }
+          if (d3 === down && queued[n3] !== mark) {
+            queued[n3] = mark;
+            bucketNext[n3] = bucketHead[down]!;
+            bucketHead[down] = n3;
+            queuedAny = true;
+          }
+          if (queuedAny && down > hi) hi = down;
         }
+        c = next;
       }
     }
   }
@@ -292,6 +334,19 @@ export class ExitField {
     this.fifoValue[tail] = value;
     return tail + 1;
   }
+}
+
+const PADDED_TABLES = new WeakMap<Grid, Int32Array>();
+
+/** neighbourTable with every off-grid neighbour (-1) replaced by the cell count: the padding cell. */
+function paddedNeighbourTable(grid: Grid): Int32Array {
+  let table = PADDED_TABLES.get(grid);
+  if (table === undefined) {
+    const size = grid.rows * grid.cols;
+    table = neighbourTable(grid).map((n) => (n < 0 ? size : n));
+    PADDED_TABLES.set(grid, table);
+  }
+  return table;
 }
 
 function ensure(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {

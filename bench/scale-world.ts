@@ -1,0 +1,65 @@
+/**
+ * Issue 8's goals on the largest crowd of the stress suite: the large hall
+ * of scenarios/generated/stress.json (batch seed 1): 256 x 256 cells, 10,000
+ * people, four one-cell doors, up to 1,000 steps; episode seed 0. Per agent:
+ * the simulation (prepare, run, record text) and the warm replay of its
+ * record, in person-steps per CPU second. An episode here is 8 M
+ * person-steps, so one untimed episode warms the JIT and the median of
+ * three timed ones is reported.
+ */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baselineFactory } from '../src/core/baselines/registry.js';
+import { parseGeneratorConfigText } from '../src/core/generate/config.js';
+import { generateBatch } from '../src/core/generate/generate.js';
+import { recordText, type RunRecord } from '../src/core/sim/record.js';
+import { replayRecord } from '../src/core/sim/replay.js';
+import { runEpisode } from '../src/core/sim/runner.js';
+import { prepareEpisode } from '../src/core/world/episode-start.js';
+import type { Scenario } from '../src/core/world/scenario-types.js';
+import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './core.js';
+import { timeCpu } from './cpu-time.js';
+import { ROOT, type Figure } from './harness.js';
+
+const STRESS_CONFIG = join(ROOT, 'scenarios', 'generated', 'stress.json');
+const FAMILY = 'large_hall_crowd';
+const AGENTS = ['static-shortest-path-v1', 'congestion-aware-v1'];
+
+function stressHall(): Scenario {
+  const config = parseGeneratorConfigText(readFileSync(STRESS_CONFIG, 'utf8'), STRESS_CONFIG);
+  const generated = generateBatch(config, '1').scenarios.find((s) => s.family === FAMILY);
+  if (generated === undefined) throw new Error(`${STRESS_CONFIG} has no ${FAMILY} family`);
+  return generated.scenario;
+}
+
+export async function scaleWorld(): Promise<Figure[]> {
+  const hall = stressHall();
+  const figures: Figure[] = [];
+  for (const agentId of AGENTS) {
+    const factory = baselineFactory(agentId)!;
+    let scenario: Scenario = { ...hall };
+    let text = '';
+    let personSteps = 0;
+    const simulate = await timeCpu(
+      async () => {
+        scenario = { ...hall };
+        const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
+        text = recordText(run.record);
+        personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
+      },
+      3,
+      1,
+    );
+    const record = JSON.parse(text) as RunRecord;
+    text = '';
+    const warmReplay = await timeCpu(() => replayRecord(scenario, record), 3, 1);
+    const label = `256 x 256, 10,000 people, ${agentId}`;
+    figures.push(
+      { name: `${label}: person-steps per episode`, value: personSteps, unit: '' },
+      ...rateFigures(`${label}: simulation`, personSteps, simulate, SIMULATION_GOAL[agentId]),
+      ...rateFigures(`${label}: warm replay`, personSteps, warmReplay, WARM_REPLAY_GOAL),
+    );
+  }
+  return figures;
+}
