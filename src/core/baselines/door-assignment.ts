@@ -300,11 +300,9 @@ export class ReleaseQueue {
     this.maxRelease = -1;
     this.start = UNKNOWN;
     const { value, pending } = this;
+    pending.fill(0, 0, 2 * size);
     for (let x = 0; x < size; x++) value[size + x] = this.lanes * (x - 1) - INACTIVE;
-    for (let k = size - 1; k >= 1; k--) {
-      pending[k] = 0;
-      value[k] = Math.max(value[2 * k]!, value[2 * k + 1]!);
-    }
+    for (let k = size - 1; k >= 1; k--) value[k] = Math.max(value[2 * k]!, value[2 * k + 1]!);
   }
 
   /** The last exit step if one more person with this release joined (the marginal cost of joining). */
@@ -329,15 +327,18 @@ export class ReleaseQueue {
     if (release > this.maxRelease) this.maxRelease = release;
     const leaf = size + release;
     if (value[leaf]! < -INACTIVE / 2) value[leaf]! += INACTIVE;
-    // +1 on F(0..release): the leaves and the left-hanging subtrees on the path.
+    // +1 on F(0..release): the leaf and the left-hanging subtrees on the path
+    // (their pending add too; a leaf's is never read), the maxima up the path
+    // in the same walk.
     value[leaf]! += 1;
-    for (let node = leaf; node > 1; node >>= 1) {
+    for (let node = leaf; node > 1; ) {
       if ((node & 1) === 1) {
         value[node - 1]! += 1;
-        if (node - 1 < size) pending[node - 1]! += 1;
+        pending[node - 1]! += 1;
       }
+      node >>= 1;
+      value[node] = Math.max(value[2 * node]!, value[2 * node + 1]!) + pending[node]!;
     }
-    for (let node = leaf >> 1; node >= 1; node >>= 1) value[node] = Math.max(value[2 * node]!, value[2 * node + 1]!) + pending[node]!;
     this.tailNow = Math.ceil(value[1]! / this.lanes);
     this.tailJoined = Math.ceil((value[1]! + 1) / this.lanes);
   }

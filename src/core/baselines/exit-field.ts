@@ -93,7 +93,10 @@ export class ExitField {
    * field must be current for the fire before.
    */
   update(added: ArrayLike<number>, repenalized: ArrayLike<number>, burning: Uint8Array, penalty: Int32Array): void {
-    const { dist, danger, table } = this;
+    // Neighbours through the padded table (see `padded`): no test for the edge of the grid.
+    const { dist, danger } = this;
+    const table = this.padded;
+    const near = this.distPadded;
 
     // Pass 1: invalidate. Seeds are the successors of the newly burning cells.
     this.seedCount = 0;
@@ -105,7 +108,7 @@ export class ExitField {
       danger[b] = UNREACHABLE;
       for (let k = b * 4, end = k + 4; k < end; k++) {
         const n = table[k]!;
-        if (n >= 0 && dist[n] === d + 1) this.pushSeed(d + 1, n);
+        if (near[n] === d + 1) this.pushSeed(d + 1, n);
       }
     }
     let touched = 0;
@@ -129,7 +132,7 @@ export class ExitField {
         let supported = false;
         for (let k = c * 4, end = k + 4; k < end; k++) {
           const n = table[k]!;
-          if (n >= 0 && dist[n] === level - 1) {
+          if (near[n] === level - 1) {
             supported = true;
             break;
           }
@@ -142,7 +145,7 @@ export class ExitField {
         this.affected[affected++] = c;
         for (let k = c * 4, end = k + 4; k < end; k++) {
           const n = table[k]!;
-          if (n >= 0 && dist[n] === level + 1) tail = this.pushFifo(tail, n, level + 1);
+          if (near[n] === level + 1) tail = this.pushFifo(tail, n, level + 1);
         }
       }
       // Pass 2: re-settle the invalidated cells from their intact neighbours.
@@ -152,7 +155,7 @@ export class ExitField {
         let best = UNREACHABLE;
         for (let k = c * 4, end = k + 4; k < end; k++) {
           const n = table[k]!;
-          if (n >= 0 && dist[n]! < best) best = dist[n]!;
+          if (near[n]! < best) best = near[n]!;
         }
         if (best !== UNREACHABLE) this.pushSeed(best + 1, c);
       }
