@@ -9,27 +9,27 @@
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 
-import { benchArchive } from './archive.js';
-import { benchBigResult } from './big-result.js';
-import { benchCore } from './core.js';
-import { benchEvaluation } from './evaluation.js';
 import { formatFigure, type Figure } from './harness.js';
-import { benchLlm } from './llm.js';
-import { benchPage } from './page.js';
-import { benchReplay } from './replay.js';
-import { benchScoring } from './scoring.js';
-import { benchStress } from './stress.js';
 
+/**
+ * Each section's module is imported only when the section runs: loading
+ * the browser sections' dependencies (playwright-core, esbuild) slowed the
+ * core figures measured after it by 10-15 % (a bigger heap to collect, and
+ * the CPU time of the whole process counts every thread).
+ */
 const sections: Record<string, [string, () => Promise<Figure[]>]> = {
-  core: ['Benchmark core', benchCore],
-  evaluation: ['Evaluations', benchEvaluation],
-  scoring: ['The EMBER Score', benchScoring],
-  llm: ['Language models (builtin:openai-chat against the scripted endpoint)', benchLlm],
-  archive: ['The workbench archive', benchArchive],
-  page: ['The workbench in a browser', benchPage],
-  stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', benchStress],
-  replay: ['The workbench replay (pixi.js in headless Chromium)', benchReplay],
-  'big-result': ['A result of more than 1 GB: written, killed with -9, resumed and verified (each its own process)', benchBigResult],
+  core: ['Benchmark core', async () => (await import('./core.js')).benchCore()],
+  evaluation: ['Evaluations', async () => (await import('./evaluation.js')).benchEvaluation()],
+  scoring: ['The EMBER Score', async () => (await import('./scoring.js')).benchScoring()],
+  llm: ['Language models (builtin:openai-chat against the scripted endpoint)', async () => (await import('./llm.js')).benchLlm()],
+  archive: ['The workbench archive', async () => (await import('./archive.js')).benchArchive()],
+  page: ['The workbench in a browser', async () => (await import('./page.js')).benchPage()],
+  stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', async () => (await import('./stress.js')).benchStress()],
+  replay: ['The workbench replay (pixi.js in headless Chromium)', async () => (await import('./replay.js')).benchReplay()],
+  'big-result': [
+    'A result of more than 1 GB: written, killed with -9, resumed and verified (each its own process)',
+    async () => (await import('./big-result.js')).benchBigResult(),
+  ],
 };
 // Many minutes and several GB of disk: only when asked for by name.
 const ON_REQUEST = new Set(['big-result']);
