@@ -127,7 +127,7 @@ export class ExitField {
         const level = dist[c]!;
         if (level === UNREACHABLE) continue;
         // Checked cells may have lost a predecessor: pass 3 revisits them all.
-        this.touched = ensure(this.touched, touched + 1);
+        if (touched === this.touched.length) this.touched = ensure(this.touched, touched + 1);
         this.touched[touched++] = c;
         let supported = false;
         for (let k = c * 4, end = k + 4; k < end; k++) {
@@ -141,7 +141,7 @@ export class ExitField {
         // Invalidated: its danger becomes UNREACHABLE too, so pass 3 always passes its new value on.
         dist[c] = UNREACHABLE;
         danger[c] = UNREACHABLE;
-        this.affected = ensure(this.affected, affected + 1);
+        if (affected === this.affected.length) this.affected = ensure(this.affected, affected + 1);
         this.affected[affected++] = c;
         for (let k = c * 4, end = k + 4; k < end; k++) {
           const n = table[k]!;
