@@ -42,10 +42,10 @@ export class ExitField {
   private fifo = new Int32Array(64);
   private fifoValue = new Int32Array(64);
   private affected = new Int32Array(64);
-  /** Pass 3 scratch: a per-cell queued mark, and the cells waiting at each distance (linked lists, -1 ends). */
+  /** Pass 3 scratch: a per-cell queued mark, the cells of the level being processed and of the next one. */
   private readonly queued: Int32Array;
-  private readonly bucketHead: Int32Array;
-  private readonly bucketNext: Int32Array;
+  private readonly levelCells: Int32Array;
+  private readonly nextLevelCells: Int32Array;
   /**
    * `dist` and `danger` with one more cell, `size`, that is never a
    * predecessor or successor (UNREACHABLE in both), and the neighbour table
@@ -76,8 +76,8 @@ export class ExitField {
     this.padded = paddedNeighbourTable(grid);
     this.order = new Int32Array(this.size);
     this.queued = new Int32Array(this.size);
-    this.bucketHead = new Int32Array(this.size + 2).fill(-1);
-    this.bucketNext = new Int32Array(this.size);
+    this.levelCells = new Int32Array(this.size);
+    this.nextLevelCells = new Int32Array(this.size);
     this.levelCounts = new Int32Array(this.size + 2);
   }
 
@@ -206,37 +206,43 @@ export class ExitField {
 
   /**
    * Pass 3: recompute danger from the seeds in order of distance, passing
-   * every change downstream. Cells wait in one bucket per distance (singly
-   * linked through `bucketNext`), since a cell's value reads only cells one
-   * level nearer, final by then; each cell is queued at most once. The
-   * padded table and arrays spare the off-grid test (see `padded`).
+   * every change downstream, one distance level at a time: a cell's value
+   * reads only cells one level nearer, final by then. A level's cells are
+   * its seeds plus the successors queued while the level before was
+   * processed (two flat arrays, swapped per level); each cell is queued at
+   * most once. The padded table and arrays spare the off-grid test (see
+   * `padded`).
    */
   private spreadDanger(penalty: Int32Array): void {
-    const { queued, bucketHead, bucketNext, seedLevel, seedCell } = this;
+    const seeds = this.orderSeeds();
+    if (seeds === 0) return;
+    const { queued, sortedLevel, sortedCell } = this;
     const dist = this.distPadded;
     const danger = this.dangerPadded;
     const table = this.padded;
     const mark = ++this.mark;
-    let lo = UNREACHABLE;
-    let hi = -1;
-    for (let s = 0; s < this.seedCount; s++) {
-      const c = seedCell[s]!;
-      if (queued[c] === mark) continue;
-      queued[c] = mark;
-      const level = seedLevel[s]!;
-      if (level < lo) lo = level;
-      if (level > hi) hi = level;
-      bucketNext[c] = bucketHead[level]!;
-      bucketHead[level] = c;
-    }
-    for (let level = lo; level <= hi; level++) {
-      let c = bucketHead[level]!;
-      bucketHead[level] = -1;
+    let cells = this.levelCells;
+    let next = this.nextLevelCells;
+    let count = 0;
+    let s = 0;
+    let level = sortedLevel[0]!;
+    for (;;) {
+      for (; s < seeds && sortedLevel[s] === level; s++) {
+        const c = sortedCell[s]!;
+        if (queued[c] === mark) continue;
+        queued[c] = mark;
+        cells[count++] = c;
+      }
+      if (count === 0) {
+        if (s === seeds) return;
+        level = sortedLevel[s]!;
+        continue;
+      }
       const up = level - 1;
       const down = level + 1;
-      while (c >= 0) {
-        const next = bucketNext[c]!;
-        let value = 0;
+      let queuedNext = 0;
+      for (let i = 0; i < count; i++) {
+        const c = cells[i]!;
         const k = c * 4;
         const n0 = table[k]!;
         const n1 = table[k + 1]!;
@@ -247,6 +253,7 @@ export class ExitField {
         const d1 = dist[n1]!;
         const d2 = dist[n2]!;
         const d3 = dist[n3]!;
+        let value = 0;
         if (level > 0) {
           let best = UNREACHABLE;
           if (d0 === up && danger[n0]! < best) best = danger[n0]!;
@@ -255,37 +262,30 @@ export class ExitField {
           if (d3 === up && danger[n3]! < best) best = danger[n3]!;
           value = best + penalty[c]!;
         }
-        if (value !== danger[c]) {
-          danger[c] = value;
-          let queuedAny = false;
-          if (d0 === down && queued[n0] !== mark) {
-            queued[n0] = mark;
-            bucketNext[n0] = bucketHead[down]!;
-            bucketHead[down] = n0;
-            queuedAny = true;
-          }
-          if (d1 === down && queued[n1] !== mark) {
-            queued[n1] = mark;
-            bucketNext[n1] = bucketHead[down]!;
-            bucketHead[down] = n1;
-            queuedAny = true;
-          }
-          if (d2 === down && queued[n2] !== mark) {
-            queued[n2] = mark;
-            bucketNext[n2] = bucketHead[down]!;
-            bucketHead[down] = n2;
-            queuedAny = true;
-          }
-          if (d3 === down && queued[n3] !== mark) {
-            queued[n3] = mark;
-            bucketNext[n3] = bucketHead[down]!;
-            bucketHead[down] = n3;
-            queuedAny = true;
-          }
-          if (queuedAny && down > hi) hi = down;
+        if (value === danger[c]) continue;
+        danger[c] = value;
+        if (d0 === down && queued[n0] !== mark) {
+          queued[n0] = mark;
+          next[queuedNext++] = n0;
         }
-        c = next;
+        if (d1 === down && queued[n1] !== mark) {
+          queued[n1] = mark;
+          next[queuedNext++] = n1;
+        }
+        if (d2 === down && queued[n2] !== mark) {
+          queued[n2] = mark;
+          next[queuedNext++] = n2;
+        }
+        if (d3 === down && queued[n3] !== mark) {
+          queued[n3] = mark;
+          next[queuedNext++] = n3;
+        }
       }
+      const done = cells;
+      cells = next;
+      next = done;
+      count = queuedNext;
+      level = down;
     }
   }
 
