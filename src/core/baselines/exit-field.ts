@@ -41,7 +41,10 @@ export class ExitField {
   private readonly levelCounts: Int32Array;
   private fifo = new Int32Array(64);
   private fifoValue = new Int32Array(64);
-  private affected = new Int32Array(64);
+  /** Pass 1's checked and invalidated cells (each cell at most once), and how many were checked. */
+  private readonly affected: Int32Array;
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
   /** Pass 3 scratch: a per-cell queued mark, the cells of the level being processed and of the next one. */
   private readonly queued: Int32Array;
   private readonly levelCells: Int32Array;
@@ -56,7 +59,6 @@ export class ExitField {
   private readonly dangerPadded: Int32Array;
   private readonly padded: Int32Array;
   private mark = 0;
-  private touched = new Int32Array(64);
 
   /**
    * A field over `sources`. Without `withDanger` the route danger is not
@@ -76,6 +78,8 @@ export class ExitField {
     this.padded = paddedNeighbourTable(grid);
     this.order = new Int32Array(this.size);
     this.queued = new Int32Array(this.size);
+    this.touched = new Int32Array(this.size);
+    this.affected = new Int32Array(this.size);
     this.levelCells = new Int32Array(this.size);
     this.nextLevelCells = new Int32Array(this.size);
     this.levelCounts = new Int32Array(this.size + 2);
@@ -113,41 +117,8 @@ export class ExitField {
     }
     let touched = 0;
     if (this.seedCount > 0) {
-      let affected = 0;
-      let head = 0;
-      let tail = 0;
-      const seeds = this.orderSeeds();
-      const { sortedLevel, sortedCell } = this;
-      let s = 0;
-      for (;;) {
-        let c: number;
-        if (s < seeds && (head === tail || sortedLevel[s]! <= this.fifoValue[head]!)) c = sortedCell[s++]!;
-        else if (head < tail) c = this.fifo[head++]!;
-        else break;
-        const level = dist[c]!;
-        if (level === UNREACHABLE) continue;
-        // Checked cells may have lost a predecessor: pass 3 revisits them all.
-        if (touched === this.touched.length) this.touched = ensure(this.touched, touched + 1);
-        this.touched[touched++] = c;
-        let supported = false;
-        for (let k = c * 4, end = k + 4; k < end; k++) {
-          const n = table[k]!;
-          if (near[n] === level - 1) {
-            supported = true;
-            break;
-          }
-        }
-        if (supported) continue;
-        // Invalidated: its danger becomes UNREACHABLE too, so pass 3 always passes its new value on.
-        dist[c] = UNREACHABLE;
-        danger[c] = UNREACHABLE;
-        if (affected === this.affected.length) this.affected = ensure(this.affected, affected + 1);
-        this.affected[affected++] = c;
-        for (let k = c * 4, end = k + 4; k < end; k++) {
-          const n = table[k]!;
-          if (near[n] === level + 1) tail = this.pushFifo(tail, n, level + 1);
-        }
-      }
+      const affected = this.invalidate();
+      touched = this.touchedCount;
       // Pass 2: re-settle the invalidated cells from their intact neighbours.
       this.seedCount = 0;
       for (let i = 0; i < affected; i++) {
@@ -174,6 +145,84 @@ export class ExitField {
       if (dist[c] !== UNREACHABLE) this.pushSeed(dist[c]!, c);
     }
     this.spreadDanger(penalty);
+  }
+
+  /**
+   * Pass 1 after the seeds: checks cells level by level outward from the
+   * new fire (each cell once: its predecessors, one level nearer, are all
+   * settled by then) and invalidates every one left without a predecessor,
+   * queueing its successors for the next level. Lists the checked cells in
+   * `touched` (they may have lost a predecessor: pass 3 revisits them) and
+   * the invalidated ones in `affected`; returns how many were invalidated.
+   */
+  private invalidate(): number {
+    const seeds = this.orderSeeds();
+    const { dist, danger, queued, sortedLevel, sortedCell, touched, affected } = this;
+    const table = this.padded;
+    const near = this.distPadded;
+    const mark = ++this.mark;
+    let cells = this.levelCells;
+    let next = this.nextLevelCells;
+    let touchedCount = 0;
+    let affectedCount = 0;
+    let count = 0;
+    let s = 0;
+    let level = sortedLevel[0]!;
+    for (;;) {
+      for (; s < seeds && sortedLevel[s] === level; s++) {
+        const c = sortedCell[s]!;
+        if (queued[c] === mark) continue;
+        queued[c] = mark;
+        cells[count++] = c;
+      }
+      if (count === 0) {
+        if (s === seeds) break;
+        level = sortedLevel[s]!;
+        continue;
+      }
+      const up = level - 1;
+      const down = level + 1;
+      let queuedNext = 0;
+      for (let i = 0; i < count; i++) {
+        const c = cells[i]!;
+        // A seed that burns (a newly burning cell beside another) is no longer at this level.
+        if (dist[c] !== level) continue;
+        touched[touchedCount++] = c;
+        const k = c * 4;
+        const n0 = table[k]!;
+        const n1 = table[k + 1]!;
+        const n2 = table[k + 2]!;
+        const n3 = table[k + 3]!;
+        if (near[n0] === up || near[n1] === up || near[n2] === up || near[n3] === up) continue;
+        // Invalidated: its danger becomes UNREACHABLE too, so pass 3 always passes its new value on.
+        dist[c] = UNREACHABLE;
+        danger[c] = UNREACHABLE;
+        affected[affectedCount++] = c;
+        if (near[n0] === down && queued[n0] !== mark) {
+          queued[n0] = mark;
+          next[queuedNext++] = n0;
+        }
+        if (near[n1] === down && queued[n1] !== mark) {
+          queued[n1] = mark;
+          next[queuedNext++] = n1;
+        }
+        if (near[n2] === down && queued[n2] !== mark) {
+          queued[n2] = mark;
+          next[queuedNext++] = n2;
+        }
+        if (near[n3] === down && queued[n3] !== mark) {
+          queued[n3] = mark;
+          next[queuedNext++] = n3;
+        }
+      }
+      const done = cells;
+      cells = next;
+      next = done;
+      count = queuedNext;
+      level = down;
+    }
+    this.touchedCount = touchedCount;
+    return affectedCount;
   }
 
   /** Pass 2: Dial-style settling of the seeded cells (lazy deletion: stale entries are skipped). */
