@@ -19,7 +19,6 @@
 import { FLOOR, type Grid } from '../world/grid.js';
 import { UNREACHABLE, exitSearch, neighbourTable, routeDanger } from './distance-fields.js';
 
-
 export class ExitField {
   readonly dist: Int32Array;
   readonly danger: Int32Array;
@@ -45,15 +44,15 @@ export class ExitField {
   private readonly affected: Int32Array;
   private readonly touched: Int32Array;
   private touchedCount = 0;
-  /** Pass 3 scratch: a per-cell queued mark, the cells of the level being processed and of the next one. */
+  /** Scratch of passes 1 and 3: a per-cell queued stamp, the cells of the level being processed and of the next one. */
   private readonly queued: Int32Array;
   private readonly levelCells: Int32Array;
   private readonly nextLevelCells: Int32Array;
   /**
    * `dist` and `danger` with one more cell, `size`, that is never a
    * predecessor or successor (UNREACHABLE in both), and the neighbour table
-   * with off-grid neighbours pointing at it: pass 3 reads neighbours
-   * without testing for the edge of the grid.
+   * with off-grid neighbours pointing at it: passes 1 and 3 read
+   * neighbours without testing for the edge of the grid.
    */
   private readonly distPadded: Int32Array;
   private readonly dangerPadded: Int32Array;
