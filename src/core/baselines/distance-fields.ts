@@ -34,6 +34,19 @@ export function neighbourTable(grid: Grid): Int32Array {
   return table;
 }
 
+const PADDED_TABLES = new WeakMap<Grid, Int32Array>();
+
+/** neighbourTable with every off-grid neighbour (-1) replaced by the cell count: the padding cell. */
+export function paddedNeighbourTable(grid: Grid): Int32Array {
+  let table = PADDED_TABLES.get(grid);
+  if (table === undefined) {
+    const size = grid.rows * grid.cols;
+    table = neighbourTable(grid).map((n) => (n < 0 ? size : n));
+    PADDED_TABLES.set(grid, table);
+  }
+  return table;
+}
+
 function scratch(grid: Grid, given: Int32Array | undefined): Int32Array {
   const size = grid.rows * grid.cols;
   if (given === undefined) return new Int32Array(size);

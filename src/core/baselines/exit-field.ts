@@ -17,7 +17,7 @@
  */
 
 import { FLOOR, type Grid } from '../world/grid.js';
-import { UNREACHABLE, exitSearch, neighbourTable, routeDanger } from './distance-fields.js';
+import { UNREACHABLE, exitSearch, neighbourTable, paddedNeighbourTable, routeDanger } from './distance-fields.js';
 
 export class ExitField {
   readonly dist: Int32Array;
@@ -385,19 +385,6 @@ export class ExitField {
     this.fifoValue[tail] = value;
     return tail + 1;
   }
-}
-
-const PADDED_TABLES = new WeakMap<Grid, Int32Array>();
-
-/** neighbourTable with every off-grid neighbour (-1) replaced by the cell count: the padding cell. */
-function paddedNeighbourTable(grid: Grid): Int32Array {
-  let table = PADDED_TABLES.get(grid);
-  if (table === undefined) {
-    const size = grid.rows * grid.cols;
-    table = neighbourTable(grid).map((n) => (n < 0 ? size : n));
-    PADDED_TABLES.set(grid, table);
-  }
-  return table;
 }
 
 function ensure(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
