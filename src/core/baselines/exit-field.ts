@@ -18,6 +18,7 @@
 
 import { FLOOR, type Grid } from '../world/grid.js';
 import { UNREACHABLE, exitSearch, neighbourTable, paddedNeighbourTable, routeDanger } from './distance-fields.js';
+import { LevelWalk } from './level-walk.js';
 
 export class ExitField {
   readonly dist: Int32Array;
@@ -44,10 +45,8 @@ export class ExitField {
   private readonly affected: Int32Array;
   private readonly touched: Int32Array;
   private touchedCount = 0;
-  /** Scratch of passes 1 and 3: a per-cell queued stamp, the cells of the level being processed and of the next one. */
-  private readonly queued: Int32Array;
-  private readonly levelCells: Int32Array;
-  private readonly nextLevelCells: Int32Array;
+  /** Passes 1 and 3 walk the changed region level by level. */
+  private readonly walk: LevelWalk;
   /**
    * `dist` and `danger` with one more cell, `size`, that is never a
    * predecessor or successor (UNREACHABLE in both), and the neighbour table
@@ -57,7 +56,6 @@ export class ExitField {
   private readonly distPadded: Int32Array;
   private readonly dangerPadded: Int32Array;
   private readonly padded: Int32Array;
-  private mark = 0;
 
   /**
    * A field over `sources`. Without `withDanger` the route danger is not
@@ -76,11 +74,9 @@ export class ExitField {
     this.table = neighbourTable(grid);
     this.padded = paddedNeighbourTable(grid);
     this.order = new Int32Array(this.size);
-    this.queued = new Int32Array(this.size);
+    this.walk = new LevelWalk(this.size);
     this.touched = new Int32Array(this.size);
     this.affected = new Int32Array(this.size);
-    this.levelCells = new Int32Array(this.size);
-    this.nextLevelCells = new Int32Array(this.size);
     this.levelCounts = new Int32Array(this.size + 2);
   }
 
@@ -155,33 +151,17 @@ export class ExitField {
    * the invalidated ones in `affected`; returns how many were invalidated.
    */
   private invalidate(): number {
-    const seeds = this.orderSeeds();
-    const { dist, danger, queued, sortedLevel, sortedCell, touched, affected } = this;
+    const { dist, danger, touched, affected, walk } = this;
     const table = this.padded;
     const near = this.distPadded;
-    const mark = ++this.mark;
-    let cells = this.levelCells;
-    let next = this.nextLevelCells;
     let touchedCount = 0;
     let affectedCount = 0;
-    let count = 0;
-    let s = 0;
-    let level = sortedLevel[0]!;
-    for (;;) {
-      for (; s < seeds && sortedLevel[s] === level; s++) {
-        const c = sortedCell[s]!;
-        if (queued[c] === mark) continue;
-        queued[c] = mark;
-        cells[count++] = c;
-      }
-      if (count === 0) {
-        if (s === seeds) break;
-        level = sortedLevel[s]!;
-        continue;
-      }
+    const seeds = this.orderSeeds(); // first: it may replace the sorted arrays
+    walk.start(this.sortedLevel, this.sortedCell, seeds);
+    while (walk.advance()) {
+      const { cells, count, level } = walk;
       const up = level - 1;
       const down = level + 1;
-      let queuedNext = 0;
       for (let i = 0; i < count; i++) {
         const c = cells[i]!;
         // A seed that burns (a newly burning cell beside another) is no longer at this level.
@@ -197,28 +177,11 @@ export class ExitField {
         dist[c] = UNREACHABLE;
         danger[c] = UNREACHABLE;
         affected[affectedCount++] = c;
-        if (near[n0] === down && queued[n0] !== mark) {
-          queued[n0] = mark;
-          next[queuedNext++] = n0;
-        }
-        if (near[n1] === down && queued[n1] !== mark) {
-          queued[n1] = mark;
-          next[queuedNext++] = n1;
-        }
-        if (near[n2] === down && queued[n2] !== mark) {
-          queued[n2] = mark;
-          next[queuedNext++] = n2;
-        }
-        if (near[n3] === down && queued[n3] !== mark) {
-          queued[n3] = mark;
-          next[queuedNext++] = n3;
-        }
+        if (near[n0] === down) walk.queue(n0);
+        if (near[n1] === down) walk.queue(n1);
+        if (near[n2] === down) walk.queue(n2);
+        if (near[n3] === down) walk.queue(n3);
       }
-      const done = cells;
-      cells = next;
-      next = done;
-      count = queuedNext;
-      level = down;
     }
     this.touchedCount = touchedCount;
     return affectedCount;
@@ -262,33 +225,16 @@ export class ExitField {
    * `padded`).
    */
   private spreadDanger(penalty: Int32Array): void {
-    const seeds = this.orderSeeds();
-    if (seeds === 0) return;
-    const { queued, sortedLevel, sortedCell } = this;
+    const walk = this.walk;
     const dist = this.distPadded;
     const danger = this.dangerPadded;
     const table = this.padded;
-    const mark = ++this.mark;
-    let cells = this.levelCells;
-    let next = this.nextLevelCells;
-    let count = 0;
-    let s = 0;
-    let level = sortedLevel[0]!;
-    for (;;) {
-      for (; s < seeds && sortedLevel[s] === level; s++) {
-        const c = sortedCell[s]!;
-        if (queued[c] === mark) continue;
-        queued[c] = mark;
-        cells[count++] = c;
-      }
-      if (count === 0) {
-        if (s === seeds) return;
-        level = sortedLevel[s]!;
-        continue;
-      }
+    const seeds = this.orderSeeds(); // first: it may replace the sorted arrays
+    walk.start(this.sortedLevel, this.sortedCell, seeds);
+    while (walk.advance()) {
+      const { cells, count, level } = walk;
       const up = level - 1;
       const down = level + 1;
-      let queuedNext = 0;
       for (let i = 0; i < count; i++) {
         const c = cells[i]!;
         const k = c * 4;
@@ -312,28 +258,11 @@ export class ExitField {
         }
         if (value === danger[c]) continue;
         danger[c] = value;
-        if (d0 === down && queued[n0] !== mark) {
-          queued[n0] = mark;
-          next[queuedNext++] = n0;
-        }
-        if (d1 === down && queued[n1] !== mark) {
-          queued[n1] = mark;
-          next[queuedNext++] = n1;
-        }
-        if (d2 === down && queued[n2] !== mark) {
-          queued[n2] = mark;
-          next[queuedNext++] = n2;
-        }
-        if (d3 === down && queued[n3] !== mark) {
-          queued[n3] = mark;
-          next[queuedNext++] = n3;
-        }
+        if (d0 === down) walk.queue(n0);
+        if (d1 === down) walk.queue(n1);
+        if (d2 === down) walk.queue(n2);
+        if (d3 === down) walk.queue(n3);
       }
-      const done = cells;
-      cells = next;
-      next = done;
-      count = queuedNext;
-      level = down;
     }
   }
 
