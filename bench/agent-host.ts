@@ -3,6 +3,9 @@
  * processes: the evaluator (process.cpuUsage, over the same episodes run
  * in process) and the agent process (utime + stime from /proc/<pid>/stat,
  * Linux only; the agent's own act is included, and is tiny: everyone stays).
+ * Both are counted from the end of an episode's first act to its close: the
+ * round trip of a step, without starting the process and its first, full
+ * observation (a cost per episode, printed apart for the evaluator).
  * The large hall with its 500 people, always-stay agents:
  *
  * - module host: what the runner does (ACT_ON_VIEW: deltas over IPC, digits back);
@@ -47,22 +50,35 @@ function selfCpu(): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** The agent's process CPU from after its first act to its close, summed over episodes. */
+/** The agent process's CPU and the evaluator's from after an episode's first act to its close, summed over episodes. */
 class AgentClock {
   cpu = 0;
+  evaluatorCpu = 0;
   steps = 0;
 
   wrap(agent: Agent, viaView: boolean): Agent {
     const pid = (agent as { pid?: number }).pid;
+    let first = true;
     let from = Number.NaN;
+    let evaluatorFrom = 0;
+    const acted = (): void => {
+      if (!first) {
+        this.steps++;
+        return;
+      }
+      first = false;
+      // An agent in process has no pid: its agent figure stays NaN, unused.
+      from = processCpu(pid);
+      evaluatorFrom = selfCpu();
+    };
     const wrapped: Agent = {
       act: async (observation) => {
         const out = await agent.act(observation);
-        if (Number.isNaN(from)) from = processCpu(pid);
-        else this.steps++;
+        acted();
         return out;
       },
       close: async () => {
+        this.evaluatorCpu += selfCpu() - evaluatorFrom;
         this.cpu += processCpu(pid) - from;
         await agent.close?.();
       },
@@ -74,8 +90,7 @@ class AgentClock {
       const method = (agent as unknown as Record<symbol, (...args: unknown[]) => Promise<unknown>>)[symbol]!;
       (wrapped as unknown as Record<symbol, unknown>)[symbol] = async (...args: unknown[]) => {
         const out = await method.apply(agent, args);
-        if (Number.isNaN(from)) from = processCpu(pid);
-        else this.steps++;
+        acted();
         return out;
       };
     }
@@ -84,30 +99,29 @@ class AgentClock {
 }
 
 interface Cost {
+  /** Per step, after the first act. */
   readonly evaluator: number;
   readonly agent: number;
+  /** Evaluator CPU seconds per episode outside those steps: starting the agent, its first observation, closing. */
+  readonly perEpisode: number;
 }
 
-/** Evaluator CPU seconds per step of `EPISODES` episodes, and the agent process's. */
-async function perStep(make: () => Promise<Agent>, clock: AgentClock | null): Promise<{ evaluator: number; agent: number }> {
+/** CPU seconds of `EPISODES` episodes, each agent timed by a clock: per step after the first act, and per episode. */
+async function perStep(make: () => Agent | Promise<Agent>, viaView: boolean): Promise<Cost> {
   const scenario = parseScenarioText(readFileSync(LARGE_HALL, 'utf8'), LARGE_HALL);
-  let steps = 0;
+  const clock = new AgentClock();
   const start = selfCpu();
-  for (let e = 0; e < EPISODES; e++) {
-    const run = await runEpisode(prepareEpisode(scenario, String(e)), await make());
-    steps += run.record.steps;
-  }
-  const evaluator = (selfCpu() - start) / steps;
-  return { evaluator, agent: clock === null ? 0 : clock.cpu / clock.steps };
+  for (let e = 0; e < EPISODES; e++) await runEpisode(prepareEpisode(scenario, String(e)), clock.wrap(await make(), viaView));
+  const total = selfCpu() - start;
+  return { evaluator: clock.evaluatorCpu / clock.steps, agent: clock.cpu / clock.steps, perEpisode: (total - clock.evaluatorCpu) / EPISODES };
 }
 
-async function measure(session: AgentSession, viaView: boolean, inProcess: number): Promise<Cost> {
+/** A host's costs over the same episodes run in process (`inProcess`); a first pass warms up. */
+async function measure(session: AgentSession, viaView: boolean, inProcess: Cost): Promise<Cost> {
   try {
-    const warm = new AgentClock();
-    await perStep(async () => warm.wrap(await session.factory(), viaView), warm);
-    const clock = new AgentClock();
-    const cost = await perStep(async () => clock.wrap(await session.factory(), viaView), clock);
-    return { evaluator: cost.evaluator - inProcess, agent: cost.agent };
+    await perStep(() => session.factory(), viaView);
+    const cost = await perStep(() => session.factory(), viaView);
+    return { evaluator: cost.evaluator - inProcess.evaluator, agent: cost.agent, perEpisode: cost.perEpisode - inProcess.perEpisode };
   } finally {
     await session.close();
   }
@@ -120,6 +134,7 @@ function figures(label: string, cost: Cost, goals: { evaluator: boolean; agent: 
   return [
     figure(`${label}: evaluator CPU per step (over in process)`, cost.evaluator * 1e6, goals.evaluator),
     figure(`${label}: agent process CPU per step`, cost.agent * 1e6, goals.agent),
+    { name: `${label}: evaluator CPU per episode to start the agent and send its first observation (over in process)`, value: cost.perEpisode * 1e3, unit: 'ms' },
   ];
 }
 
@@ -129,11 +144,11 @@ const NEITHER = { evaluator: false, agent: false };
 export async function benchAgentHost(): Promise<Figure[]> {
   const options = { actTimeoutMs: 30_000, hostEntry: defaultEntryPoints().moduleHost };
   const stay = baselineFactory('always-stay')!;
-  await perStep(async () => stay(), null);
-  const inProcess = (await perStep(async () => stay(), null)).evaluator;
+  await perStep(async () => stay(), true);
+  const inProcess = await perStep(async () => stay(), true);
   const moduleFile = join(ROOT, 'bench/agents/stay.mjs');
   const python = ['python3', join(ROOT, 'bench/agents/stay_agent.py')];
-  const out: Figure[] = [{ name: 'large hall (500 people), always-stay in process: evaluator CPU per step', value: inProcess * 1e6, unit: 'us' }];
+  const out: Figure[] = [{ name: 'large hall (500 people), always-stay in process: evaluator CPU per step', value: inProcess.evaluator * 1e6, unit: 'us' }];
   const module = (): Promise<AgentSession> => openModuleAgentFactory(moduleFile, 'makeAgent', options);
   out.push(...figures('module host', await measure(await module(), true, inProcess), BOTH));
   out.push(...figures('module host, act path (JSON observations, the path before issue 8)', await measure(await module(), false, inProcess), NEITHER));
