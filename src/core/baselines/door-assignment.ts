@@ -144,9 +144,9 @@ export class DoorAssignment {
     commitment.reserve(n);
     const { person: orderPerson, regret: orderRegret, walk: orderWalk } = commitment;
     // Each person's walk and route danger to every door, gathered once here
-    // (walk UNREACHABLE for a door it cannot use: unreachable or closed) and
-    // read contiguously below: the door fields are scattered reads that miss
-    // the cache on a large grid.
+    // (walk UNREACHABLE for a door it cannot use: unreachable or closed) for
+    // the second pass, which then reads one person's doors side by side
+    // rather than one cell of every door field again.
     this.walkOf = ensureCapacity(this.walkOf, n * doorCount);
     this.dangerOf = ensureCapacity(this.dangerOf, n * doorCount);
     const { walkOf, dangerOf } = this;
