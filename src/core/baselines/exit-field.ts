@@ -156,8 +156,7 @@ export class ExitField {
     const near = this.distPadded;
     let touchedCount = 0;
     let affectedCount = 0;
-    const seeds = this.orderSeeds(); // first: it may replace the sorted arrays
-    walk.start(this.sortedLevel, this.sortedCell, seeds);
+    this.startWalk();
     while (walk.advance()) {
       const { cells, count, level } = walk;
       const up = level - 1;
@@ -229,8 +228,7 @@ export class ExitField {
     const dist = this.distPadded;
     const danger = this.dangerPadded;
     const table = this.padded;
-    const seeds = this.orderSeeds(); // first: it may replace the sorted arrays
-    walk.start(this.sortedLevel, this.sortedCell, seeds);
+    this.startWalk();
     while (walk.advance()) {
       const { cells, count, level } = walk;
       const up = level - 1;
@@ -264,6 +262,12 @@ export class ExitField {
         if (d3 === down) walk.queue(n3);
       }
     }
+  }
+
+  /** Starts `walk` from the seeds, ordered by level. */
+  private startWalk(): void {
+    const seeds = this.orderSeeds(); // first: it may replace the sorted arrays
+    this.walk.start(this.sortedLevel, this.sortedCell, seeds);
   }
 
   private pushSeed(level: number, cell: number): void {
