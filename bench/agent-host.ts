@@ -1,7 +1,7 @@
 /**
  * The agent hosts' round trip per step (issue 8), in CPU time of both
  * processes: the evaluator (process.cpuUsage, over the same episodes run
- * in process) and the agent process (utime + stime from /proc/<pid>/stat,
+ * in process) and the agent process (its threads' run time from /proc,
  * Linux only; the agent's own act is included, and is tiny: everyone stays).
  * Both are counted from the end of an episode's first act to its close: the
  * round trip of a step, without starting the process and its first, full
@@ -17,7 +17,7 @@
  *   object checked in the evaluator).
  */
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import type { Agent } from '../src/core/sim/agent.js';
@@ -33,8 +33,22 @@ import { type Figure, LARGE_HALL, ROOT } from './harness.js';
 const GOAL_US = 200;
 const EPISODES = 6;
 
-/** CPU seconds (user + system) of a live process, from /proc; NaN where there is no /proc. */
+/**
+ * CPU seconds of a live process, from /proc: the nanosecond run time of each
+ * of its threads (task/<tid>/schedstat), whose sum is exact where the
+ * utime + stime of /proc/<pid>/stat count 10 ms ticks (a step here costs a
+ * few hundred microseconds); that sum, the fallback, where schedstat is
+ * missing; NaN where there is no /proc.
+ */
 function processCpu(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    if (Number.isFinite(ns)) return ns / 1e9;
+  } catch {
+    // No schedstat (or the process is gone): the tick counts below.
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are fields 14 and 15.

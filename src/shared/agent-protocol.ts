@@ -100,13 +100,24 @@ function isSeq(value: unknown): value is number {
  * simulator's action check decides legality (person IDs, action letters).
  */
 export function isStringRecord(value: unknown): value is Readonly<Record<string, string>> {
-  if (!isRecord(value)) return false;
+  return stringRecordEntries(value) !== undefined;
+}
+
+/**
+ * The own enumerable entries of a value that isStringRecord accepts, read
+ * once (each value read by one [[Get]]); undefined for any other value. For
+ * a caller that needs the entries anyway: a 500-person action set is a
+ * dictionary-mode object, whose keyed reads cost more than one walk.
+ */
+export function stringRecordEntries(value: unknown): [string, string][] | undefined {
+  if (!isRecord(value)) return undefined;
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key of Object.keys(value)) {
-    if (typeof value[key] !== 'string') return false;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const entries = Object.entries(value);
+  for (let k = 0; k < entries.length; k++) {
+    if (typeof entries[k]![1] !== 'string') return undefined;
   }
-  return true;
+  return entries as [string, string][];
 }
 
 /** Parses a host reply; `undefined` when the message is not exactly one of {@link HostReply}. */

@@ -10,7 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import {
   clipMessage,
-  isStringRecord,
+  stringRecordEntries,
   parseHostRequest,
   type HostErrorStage,
   type HostReply,
@@ -144,11 +144,11 @@ async function act(request: Extract<HostRequest, { type: 'act' | 'view' }>): Pro
     fail(request.seq, 'act', `act raised ${describe(error)}`);
     return;
   }
-  if (!isStringRecord(result)) {
+  const entries = stringRecordEntries(result);
+  if (entries === undefined) {
     fail(request.seq, 'output', `act returned ${typeName(result)}, not a plain object mapping person IDs to action strings`);
     return;
   }
-  const entries = Object.entries(result);
   // A view is answered with one digit per person when the set reduces to that exactly.
   const moves = request.type === 'view' ? views.movesOf(entries) : undefined;
   if (moves !== undefined) send({ type: 'moves', seq: request.seq, moves });

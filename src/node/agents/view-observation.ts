@@ -17,9 +17,16 @@ import type { ViewDelta } from '../../shared/agent-protocol.js';
 const CODES: Readonly<Record<string, number>> = { STAY: 0, N: 1, E: 2, S: 3, W: 4 };
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The digit (character code) of an action string, -1 for anything else. */
+function codeOf(value: unknown): number {
+  return typeof value === 'string' && hasOwn.call(CODES, value) ? 48 + CODES[value]! : -1;
+}
+
 export class ViewObservations {
   private map: readonly string[] = [];
-  private cols = 1;
+  /** Row and column of every cell, so that the [row, col] pairs of a step cost no division. */
+  private rowOf = new Int32Array(0);
+  private colOf = new Int32Array(0);
   private maxSteps = 0;
   private exits: readonly number[] = [];
   /** Active person indices, in person order. */
@@ -41,8 +48,8 @@ export class ViewObservations {
     this.nextStep = delta.step + 1;
     this.applyPeople(delta);
     this.mergeBurning(delta.added);
-    const { cols, active, cellOf } = this;
-    const pair = (cell: number): CellPair => [Math.floor(cell / cols), cell % cols];
+    const { rowOf, colOf, active, cellOf } = this;
+    const pair = (cell: number): CellPair => [rowOf[cell]!, colOf[cell]!];
     const people = new Array<ObservedPerson>(active.length);
     for (let k = 0; k < active.length; k++) {
       const p = active[k]!;
@@ -72,13 +79,25 @@ export class ViewObservations {
     if (entries.length !== n) return undefined;
     if (this.codes.length < n) this.codes = new Uint8Array(Math.max(n, this.codes.length * 2));
     const codes = this.codes;
-    // Keys are distinct, so n keys that each name a different active person name them all.
-    for (const [key, value] of entries) {
+    // Most agents fill the set in observation order: then entry k names active person k.
+    let k = 0;
+    for (; k < n; k++) {
+      const [key, value] = entries[k]!;
+      if (key !== personId(active[k]!)) break;
+      const code = codeOf(value);
+      if (code < 0) return undefined;
+      codes[k] = code;
+    }
+    // Any other order: each key found by its ID. Keys are distinct, so n keys
+    // that each name a different active person name them all.
+    for (; k < n; k++) {
+      const [key, value] = entries[k]!;
       const p = this.indexOfId.get(key);
       if (p === undefined) return undefined;
-      const k = positionOf[p]!;
-      if (k < 0 || active[k] !== p || typeof value !== 'string' || !hasOwn.call(CODES, value)) return undefined;
-      codes[k] = 48 + CODES[value]!;
+      const position = positionOf[p]!;
+      const code = codeOf(value);
+      if (position < 0 || active[position] !== p || code < 0) return undefined;
+      codes[position] = code;
     }
     return Buffer.from(codes.buffer, codes.byteOffset, n).toString('latin1');
   }
@@ -86,7 +105,13 @@ export class ViewObservations {
   private begin(map: readonly string[], maxSteps: number): void {
     const grid = gridFromMap(map);
     this.map = map;
-    this.cols = grid.cols;
+    const size = grid.rows * grid.cols;
+    this.rowOf = new Int32Array(size);
+    this.colOf = new Int32Array(size);
+    for (let cell = 0; cell < size; cell++) {
+      this.rowOf[cell] = Math.floor(cell / grid.cols);
+      this.colOf[cell] = cell % grid.cols;
+    }
     this.maxSteps = maxSteps;
     this.exits = grid.exits;
     this.active = [];
