@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatFraction, fractionOrNull, gcd, parseFraction, reduceFraction } from './fraction.js';
+import { gcd } from '../bigint-math.js';
+import { formatFraction, fractionOrNull, parseFraction, reduceFraction } from './fraction.js';
 
 describe('exact fraction strings', () => {
   it('reduces and writes "num/den" with den >= 1', () => {

@@ -9,24 +9,11 @@
  * has to handle two shapes.
  */
 
+import { gcd } from '../bigint-math.js';
+
 export interface Fraction {
   readonly num: bigint;
   readonly den: bigint;
-}
-
-function abs(x: bigint): bigint {
-  return x < 0n ? -x : x;
-}
-
-export function gcd(a: bigint, b: bigint): bigint {
-  let x = abs(a);
-  let y = abs(b);
-  while (y !== 0n) {
-    const r = x % y;
-    x = y;
-    y = r;
-  }
-  return x;
 }
 
 function toBigInt(value: bigint | number, what: string): bigint {

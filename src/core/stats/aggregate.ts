@@ -19,6 +19,7 @@
  * interval.
  */
 
+import { gcd } from '../bigint-math.js';
 import type { AuthenticatedResult } from '../eval/authenticate.js';
 import { ValidationError } from '../errors.js';
 import { fileDigest, sha256Bytes } from '../hash.js';
@@ -226,16 +227,6 @@ export function metricIntervals(
   return drawn.map((d) => (d ? intervals[next++]! : null));
 }
 
-function gcdOf(a: bigint, b: bigint): bigint {
-  while (b !== 0n) {
-    // A plain swap: the destructuring form allocates an array per step.
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-}
-
 /**
  * The exact sum, as one reduced rational (the same as adding one by one):
  * numerators summed per distinct denominator, then over the lcm of those
@@ -247,7 +238,7 @@ function exactSum(values: readonly Rational[]): Rational {
   const byDenominator = new Map<bigint, bigint>();
   for (const v of values) byDenominator.set(v.den, (byDenominator.get(v.den) ?? 0n) + v.num);
   let common = 1n;
-  for (const den of byDenominator.keys()) common = (common / gcdOf(common, den)) * den;
+  for (const den of byDenominator.keys()) common = (common / gcd(common, den)) * den;
   let total = 0n;
   for (const [den, num] of byDenominator) total += num * (common / den);
   return Rational.of(total, common);

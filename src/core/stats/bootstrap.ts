@@ -11,6 +11,7 @@
  * BigInt numerator over a fixed denominator, so the inner loop does no gcd.
  */
 
+import { lcm } from '../bigint-math.js';
 import type { Hierarchy } from './hierarchy.js';
 import { jointBootstrapIntervals } from './filtered-intervals.js';
 import { episodeCount } from './hierarchy.js';
@@ -26,22 +27,6 @@ export const MIN_INTERVAL_EPISODES = 5;
 export interface Interval {
   readonly lower: Rational;
   readonly upper: Rational;
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) {
-    // A plain swap: the destructuring form allocates an array per step.
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a < 0n ? -a : a;
-}
-
-function lcm(values: Iterable<bigint>): bigint {
-  let out = 1n;
-  for (const v of values) out = (out / gcd(out, v)) * v;
-  return out;
 }
 
 /** The statistic of every resample, in resample order. */

@@ -33,7 +33,7 @@
  */
 
 import type { Interval } from './bootstrap.js';
-import { MetricAccumulator, designOf, jointBootstrapStatistics, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
+import { MetricAccumulator, ResampleScratch, designOf, drawResample, jointBootstrapStatistics, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileIndex, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
@@ -256,9 +256,10 @@ export function jointBootstrapIntervals(
     return accumulators.get(m)!;
   };
   const numerators = new Map<number, Map<number, bigint | null>>();
+  const scratch = new ResampleScratch(design);
   for (const b of [...needs.keys()].sort((x, y) => x - y)) {
     const wanted = [...needs.get(b)!].map((m) => [m, accumulator(m)] as const);
-    replayResample(design, BootstrapStream.at(seed32, approx.positions[b]!), wanted.map(([, acc]) => acc));
+    drawResample(design, BootstrapStream.at(seed32, approx.positions[b]!), wanted.map(([, acc]) => acc), scratch);
     for (const [m, acc] of wanted) {
       if (!numerators.has(m)) numerators.set(m, new Map());
       numerators.get(m)!.set(b, acc.numerators[acc.numerators.length - 1]!);
@@ -284,21 +285,3 @@ export function jointBootstrapIntervals(
   return out;
 }
 
-/** One resample's draws (as jointBootstrapStatistics makes them) into exact accumulators. */
-function replayResample(design: Design, stream: BootstrapStream, accumulators: readonly MetricAccumulator[]): void {
-  const drawn = new Int32Array(design.maxFamilyScenarios);
-  const picks = new Int32Array(Math.max(1, design.maxScenarioSize));
-  for (const family of design.families) {
-    const k = family.starts.length;
-    for (let j = 0; j < k; j++) drawn[j] = stream.uniform(k);
-    for (let j = 0; j < k; j++) {
-      const scenario = drawn[j]!;
-      const n = family.sizes[scenario]!;
-      const start = family.starts[scenario]!;
-      for (let i = 0; i < n; i++) picks[i] = stream.uniform(n);
-      for (const acc of accumulators) acc.addScenario(start, picks, n);
-    }
-    for (const acc of accumulators) acc.endFamily();
-  }
-  for (const acc of accumulators) acc.endResample();
-}

@@ -24,6 +24,7 @@
  * and limb sums become BigInt once per resample and bucket.
  */
 
+import { lcm } from '../bigint-math.js';
 import type { Interval } from './bootstrap.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
@@ -38,22 +39,6 @@ export interface BootstrapUnit {
 export interface JointStatistics {
   readonly denominator: bigint;
   readonly numerators: readonly (bigint | null)[];
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) {
-    // A plain swap: the destructuring form allocates an array per step.
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a < 0n ? -a : a;
-}
-
-function lcmOf(values: Iterable<bigint>): bigint {
-  let out = 1n;
-  for (const v of values) out = (out / gcd(out, v)) * v;
-  return out;
 }
 
 function bitLength(v: bigint): number {
@@ -195,7 +180,7 @@ export class MetricAccumulator {
 
   constructor(design: Design, values: readonly (Rational | null)[]) {
     const ordered = design.order.map((i) => values[i] ?? null);
-    const den = lcmOf(new Set(ordered.flatMap((v) => (v === null ? [] : [v.den]))));
+    const den = lcm(new Set(ordered.flatMap((v) => (v === null ? [] : [v.den]))));
     const ints = ordered.map((v) => (v === null ? 0n : v.num * (den / v.den)));
 
     // The counts that can occur: a scenario whose units are all defined always has c = n, a family
@@ -217,9 +202,9 @@ export class MetricAccumulator {
     }
     const overallCounts = new Set<number>();
     possibleCounts(!everyFamilyFull, design.families.length, overallCounts);
-    const c = lcmOf([...scenarioCounts].map(BigInt));
-    const k = lcmOf([...familyCounts].map(BigInt));
-    const f = lcmOf([...overallCounts].map(BigInt));
+    const c = lcm([...scenarioCounts].map(BigInt));
+    const k = lcm([...familyCounts].map(BigInt));
+    const f = lcm([...overallCounts].map(BigInt));
     this.kc = k * c;
     this.overallFactors = new Array<bigint>(design.families.length + 1).fill(0n);
     for (const count of overallCounts) this.overallFactors[count] = f / BigInt(count);
@@ -343,24 +328,42 @@ export function jointBootstrapStatistics(
   const design = designOf(units);
   const accumulators = metrics.map((values) => new MetricAccumulator(design, values));
   const stream = new BootstrapStream(seed32);
-  const drawn = new Int32Array(design.maxFamilyScenarios);
-  const picks = new Int32Array(Math.max(1, design.maxScenarioSize));
-  for (let b = 0; b < resamples; b++) {
-    for (const family of design.families) {
-      const k = family.starts.length;
-      for (let j = 0; j < k; j++) drawn[j] = stream.uniform(k);
-      for (let j = 0; j < k; j++) {
-        const scenario = drawn[j]!;
-        const n = family.sizes[scenario]!;
-        const start = family.starts[scenario]!;
-        for (let i = 0; i < n; i++) picks[i] = stream.uniform(n);
-        for (const acc of accumulators) acc.addScenario(start, picks, n);
-      }
-      for (const acc of accumulators) acc.endFamily();
-    }
-    for (const acc of accumulators) acc.endResample();
-  }
+  const scratch = new ResampleScratch(design);
+  for (let b = 0; b < resamples; b++) drawResample(design, stream, accumulators, scratch);
   return accumulators.map((acc) => ({ denominator: acc.denominator, numerators: acc.numerators }));
+}
+
+/** The draw arrays of one resample, reused from one to the next. */
+export class ResampleScratch {
+  readonly drawn: Int32Array;
+  readonly picks: Int32Array;
+
+  constructor(design: Design) {
+    this.drawn = new Int32Array(design.maxFamilyScenarios);
+    this.picks = new Int32Array(Math.max(1, design.maxScenarioSize));
+  }
+}
+
+/**
+ * One resample: per family, its scenarios drawn with replacement, then per
+ * drawn scenario its episodes, every draw from `stream` in that order (the
+ * order evaluation.md fixes), each into every accumulator.
+ */
+export function drawResample(design: Design, stream: BootstrapStream, accumulators: readonly MetricAccumulator[], scratch: ResampleScratch): void {
+  const { drawn, picks } = scratch;
+  for (const family of design.families) {
+    const k = family.starts.length;
+    for (let j = 0; j < k; j++) drawn[j] = stream.uniform(k);
+    for (let j = 0; j < k; j++) {
+      const scenario = drawn[j]!;
+      const n = family.sizes[scenario]!;
+      const start = family.starts[scenario]!;
+      for (let i = 0; i < n; i++) picks[i] = stream.uniform(n);
+      for (const acc of accumulators) acc.addScenario(start, picks, n);
+    }
+    for (const acc of accumulators) acc.endFamily();
+  }
+  for (const acc of accumulators) acc.endResample();
 }
 
 /** The statistics as reduced rationals, in resample order (for tests and diagnostics). */

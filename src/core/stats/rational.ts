@@ -4,17 +4,7 @@
  * denominator positive.
  */
 
-function gcd(a: bigint, b: bigint): bigint {
-  if (a < 0n) a = -a;
-  if (b < 0n) b = -b;
-  while (b !== 0n) {
-    // A plain swap: the destructuring form allocates an array per step.
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-}
+import { gcd } from '../bigint-math.js';
 
 export class Rational {
   readonly num: bigint;
