@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { episodeStatuses, type EpisodeRow, type EpisodeStatus } from '../../shared/api/contract.js';
 import { useApi } from '../app/api-context.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
+import { FilterSelect } from '../components/FilterSelect.js';
 import { usePagedRows } from '../components/paged-rows.js';
 import { VirtualTable, type Column, type SortState } from '../components/VirtualTable.js';
 import { points } from '../components/format.js';
@@ -38,28 +39,8 @@ export function EpisodeTable({ trialId, families, onOpen }: { trialId: number; f
       <div className="card-head">
         <h2>Episodes</h2>
         <div className="filters">
-          <label>
-            Status
-            <select value={status} onChange={(e) => setStatus(e.target.value as '' | EpisodeStatus)}>
-              <option value="">any</option>
-              {episodeStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Family
-            <select value={family} onChange={(e) => setFamily(e.target.value)}>
-              <option value="">any</option>
-              {families.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect label="Status" value={status} choices={episodeStatuses} onChange={setStatus} />
+          <FilterSelect label="Family" value={family} choices={families} onChange={setFamily} />
           <span className="muted">{rows.total === null ? '' : `${rows.total.toLocaleString()} episodes`}</span>
         </div>
       </div>

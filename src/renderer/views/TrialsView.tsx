@@ -6,6 +6,7 @@ import { useApi, useQuery } from '../app/api-context.js';
 import type { Navigate } from '../app/App.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
+import { FilterSelect, type FilterChoice } from '../components/FilterSelect.js';
 import { usePagedRows } from '../components/paged-rows.js';
 import { Busy } from '../components/ProgressBar.js';
 import { TrialScore } from '../components/TrialScore.js';
@@ -37,6 +38,10 @@ interface Filters {
 }
 
 const NO_FILTERS: Filters = { model: '', status: '', official: '', family: '' };
+const OFFICIAL_CHOICES: readonly FilterChoice<'yes' | 'no'>[] = [
+  { value: 'yes', label: 'official only' },
+  { value: 'no', label: 'unofficial only' },
+];
 
 export function TrialsView({ go }: { go: Navigate }) {
   const api = useApi();
@@ -87,36 +92,9 @@ export function TrialsView({ go }: { go: Navigate }) {
             Model
             <input ref={modelBox} type="search" value={model} onChange={(e) => setModel(e.target.value)} placeholder="part of a model ID" aria-label="Filter by model" />
           </label>
-          <label>
-            Status
-            <select value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as Filters['status'] })} aria-label="Filter by status">
-              <option value="">any</option>
-              {trialStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Official
-            <select value={filters.official} onChange={(e) => setFilters({ ...filters, official: e.target.value as Filters['official'] })} aria-label="Filter by official">
-              <option value="">any</option>
-              <option value="yes">official only</option>
-              <option value="no">unofficial only</option>
-            </select>
-          </label>
-          <label>
-            Family
-            <select value={filters.family} onChange={(e) => setFilters({ ...filters, family: e.target.value })} aria-label="Filter by family">
-              <option value="">any</option>
-              {families.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect label="Status" value={filters.status} choices={trialStatuses} onChange={(status) => setFilters({ ...filters, status })} ariaLabel="Filter by status" />
+          <FilterSelect label="Official" value={filters.official} choices={OFFICIAL_CHOICES} onChange={(official) => setFilters({ ...filters, official })} ariaLabel="Filter by official" />
+          <FilterSelect label="Family" value={filters.family} choices={families} onChange={(family) => setFilters({ ...filters, family })} ariaLabel="Filter by family" />
           <span className="spacer" />
           <span className="muted" aria-live="polite">
             {rows.total === null ? '' : `${rows.total.toLocaleString()} trial${rows.total === 1 ? '' : 's'}`}
