@@ -19,6 +19,7 @@ import { canonicalJson } from '../../core/json/canonical.js';
 import type { MoveView } from '../../core/sim/move-view.js';
 import { personId } from '../../core/sim/observation.js';
 import { gridFromMap } from '../../core/world/grid.js';
+import { mergeAscending } from './merge-ascending.js';
 
 /** Byte -> whitespace that strict JSON (and the line's allowed trailing CR) accepts between tokens. */
 function isSpace(byte: number): boolean {
@@ -185,15 +186,4 @@ function actionCode(line: Uint8Array, at: number): number {
     }
   }
   return c === 0x53 && line[at + 2] === 0x54 && line[at + 3] === 0x41 && line[at + 4] === 0x59 && line[at + 5] === 0x22 ? 0 : -1;
-}
-
-function mergeAscending(old: readonly number[], added: ArrayLike<number>): number[] {
-  const merged = new Array<number>(old.length + added.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < old.length && j < added.length) merged[k++] = old[i]! < added[j]! ? old[i++]! : added[j++]!;
-  while (i < old.length) merged[k++] = old[i++]!;
-  while (j < added.length) merged[k++] = added[j++]!;
-  return merged;
 }

@@ -13,6 +13,7 @@ import type { CellPair } from '../../core/world/grid.js';
 import { gridFromMap } from '../../core/world/grid.js';
 import { personId, type Observation, type ObservedPerson } from '../../core/sim/observation.js';
 import type { ViewDelta } from '../../shared/agent-protocol.js';
+import { mergeAscending } from './merge-ascending.js';
 
 const CODES: Readonly<Record<string, number>> = { STAY: 0, N: 1, E: 2, S: 3, W: 4 };
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -161,13 +162,6 @@ export class ViewObservations {
       for (const cell of added) old.push(cell);
       return;
     }
-    const merged = new Array<number>(old.length + added.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < old.length && j < added.length) merged[k++] = old[i]! < added[j]! ? old[i++]! : added[j++]!;
-    while (i < old.length) merged[k++] = old[i++]!;
-    while (j < added.length) merged[k++] = added[j++]!;
-    this.burning = merged;
+    this.burning = mergeAscending(old, added);
   }
 }
