@@ -40,7 +40,7 @@ export class FireAwareField {
   readonly proximity: Int32Array;
   /** Danger of entering each cell (the weights applied to `proximity`). */
   readonly penalty: Int32Array;
-  /** Whether the last refresh was a repair; then `repenalized()` lists the cells whose proximity fell. */
+  /** Whether the last refresh was a repair; then `repenalized()` lists the cells whose penalty changed. */
   incremental = false;
   private readonly changed: Int32Array;
   private changedCount = 0;
@@ -67,7 +67,7 @@ export class FireAwareField {
     return this.field.danger;
   }
 
-  /** The cells whose proximity (and so penalty) the last repair lowered (a view valid until the next refresh). */
+  /** The cells whose penalty the last repair changed (a view valid until the next refresh). */
   repenalized(): Int32Array {
     return this.changed.subarray(0, this.changedCount);
   }
@@ -80,11 +80,18 @@ export class FireAwareField {
     const cap = weights.length - 1;
     this.incremental = world.grewOnly && this.built;
     if (this.incremental) {
-      this.changedCount = lowerManhattanDistances(grid, world.addedList(), cap, proximity, changed);
-      for (let k = 0; k < this.changedCount; k++) {
+      const lowered = lowerManhattanDistances(grid, world.addedList(), cap, proximity, changed);
+      // Only the cells whose penalty changed: a cell can come nearer the fire
+      // at the same weight (beside it and two away both weigh the most).
+      let count = 0;
+      for (let k = 0; k < lowered; k++) {
         const cell = changed[k]!;
-        penalty[cell] = weights[proximity[cell]!]!;
+        const weight = weights[proximity[cell]!]!;
+        if (weight === penalty[cell]) continue;
+        penalty[cell] = weight;
+        changed[count++] = cell;
       }
+      this.changedCount = count;
       this.field.update(world.addedList(), this.repenalized(), burning, penalty);
     } else {
       manhattanDistances(grid, world.burningList(), cap, proximity, changed);
