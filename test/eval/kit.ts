@@ -1,12 +1,18 @@
 // Shared helpers for the evaluation tests: the tiny suite, results built in
 // process with a builtin baseline, and edits that keep a result canonical.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { baselineFactory } from '../../src/core/baselines/registry.js';
 import { buildManifest, manifestHash, type EvaluationManifest } from '../../src/core/eval/manifest.js';
 import { buildResult, resultText, type EvaluationResult, type ResultEpisode } from '../../src/core/eval/result.js';
 import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
 import type { Suite } from '../../src/core/world/suite.js';
+import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { evaluateEpisode } from '../../src/node/eval/evaluate-episode.js';
+import type { EvaluationRunOptions } from '../../src/node/eval/runner.js';
+import type { ResultSink } from '../../src/node/eval/sink.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -49,4 +55,41 @@ export function editResultText(text: string, edit: (value: Editable) => void): s
   const value = JSON.parse(text) as Editable;
   edit(value);
   return canonicalJson(value as JsonValue) + '\n';
+}
+
+/**
+ * The runner's options for the tiny suite as `buildTinyResult` made it: the
+ * model `kit-model` played by nearest-exit-greedy-v1, one job, a 5 s act
+ * deadline, stopping at the first failure; `overrides` replace any of them.
+ */
+export function tinyRunOptions(built: BuiltResult, sink: ResultSink, overrides: Partial<EvaluationRunOptions> = {}): EvaluationRunOptions {
+  return {
+    suite: built.suite,
+    suiteDir: TINY_SUITE,
+    manifest: built.manifest,
+    modelId: 'kit-model',
+    agent: { kind: 'builtin', id: 'nearest-exit-greedy-v1' },
+    agentPaths: [],
+    actTimeoutMs: 5000,
+    sink,
+    continueOnFailure: false,
+    jobs: 1,
+    entryPoints: defaultEntryPoints(),
+    ...overrides,
+  };
+}
+
+/** A scratch folder for the test file (made before its tests, removed after) and a fresh case folder in it per call. */
+export function scratchFolders(prefix: string): () => string {
+  let scratch = '';
+  let counter = 0;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  return () => {
+    const dir = join(scratch, `case-${counter++}`);
+    mkdirSync(dir);
+    return dir;
+  };
 }

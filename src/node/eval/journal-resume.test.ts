@@ -1,27 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SUITE, buildTinyResult, type BuiltResult } from '../../../test/eval/kit.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SUITE, buildTinyResult, scratchFolders, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { resultDigest } from '../../core/eval/result.js';
-import { defaultEntryPoints } from '../entry-points.js';
 import { JournalCheckpointSink, journalPath } from './journal-sink.js';
 import { runEvaluation } from './runner.js';
 
-let scratch: string;
-let counter = 0;
 let built: BuiltResult;
+const freshDir = scratchFolders('ember-journal-resume-');
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'ember-journal-resume-'));
   built = await buildTinyResult(['1', '7'], 'nearest-exit-greedy-v1', 'kit-model');
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function outPath(): string {
-  const dir = join(scratch, `case-${counter++}`);
-  mkdirSync(dir);
-  return join(dir, 'r.json');
+  return join(freshDir(), 'r.json');
 }
 
 function sink(out: string, resume = false): JournalCheckpointSink {
@@ -29,19 +22,7 @@ function sink(out: string, resume = false): JournalCheckpointSink {
 }
 
 function run(s: JournalCheckpointSink) {
-  return runEvaluation({
-    suite: built.suite,
-    suiteDir: TINY_SUITE,
-    manifest: built.manifest,
-    modelId: 'kit-model',
-    agent: { kind: 'builtin', id: 'nearest-exit-greedy-v1' },
-    agentPaths: [],
-    actTimeoutMs: 5000,
-    sink: s,
-    continueOnFailure: false,
-    jobs: 1,
-    entryPoints: defaultEntryPoints(),
-  });
+  return runEvaluation(tinyRunOptions(built, s));
 }
 
 /** A journal holding the header and the given episodes, in that order, committed through the sink. */

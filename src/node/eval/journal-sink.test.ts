@@ -1,46 +1,22 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SUITE, buildTinyResult, editResultText, type BuiltResult } from '../../../test/eval/kit.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SUITE, buildTinyResult, editResultText, scratchFolders, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { OutputError, ValidationError } from '../../core/errors.js';
 import { buildManifest } from '../../core/eval/manifest.js';
-import { defaultEntryPoints } from '../entry-points.js';
 import { JournalCheckpointSink, journalPath } from './journal-sink.js';
 import { runEvaluation, type EvaluationRunOptions } from './runner.js';
 import type { ResultSink } from './sink.js';
 
-let scratch: string;
-let counter = 0;
 let built: BuiltResult;
+const freshDir = scratchFolders('ember-journal-');
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'ember-journal-'));
   built = await buildTinyResult(['1', '7'], 'nearest-exit-greedy-v1', 'kit-model');
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function freshDir(): string {
-  const dir = join(scratch, `case-${counter++}`);
-  mkdirSync(dir);
-  return dir;
-}
 
 function options(sink: ResultSink, overrides: Partial<EvaluationRunOptions> = {}): EvaluationRunOptions {
-  return {
-    suite: built.suite,
-    suiteDir: TINY_SUITE,
-    manifest: built.manifest,
-    modelId: 'kit-model',
-    agent: { kind: 'builtin', id: 'nearest-exit-greedy-v1' },
-    agentPaths: [],
-    actTimeoutMs: 5000,
-    sink,
-    continueOnFailure: false,
-    jobs: 1,
-    entryPoints: defaultEntryPoints(),
-    ...overrides,
-  };
+  return tinyRunOptions(built, sink, overrides);
 }
 
 function sink(out: string, resume = false): JournalCheckpointSink {

@@ -1,11 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SUITE, buildTinyResult, type BuiltResult } from '../../../test/eval/kit.js';
+import { buildTinyResult, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { streamedResultDigest } from '../../core/eval/result-stream.js';
 import { buildResult, resultText, type EvaluationResult, type ResultEpisode } from '../../core/eval/result.js';
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
-import { defaultEntryPoints } from '../entry-points.js';
 import { runEvaluation, type EvaluationProgress, type EvaluationRunOptions } from './runner.js';
 import type { ResultSink, SinkRun } from './sink.js';
 
@@ -19,20 +18,7 @@ beforeAll(async () => {
 });
 
 function options(sink: ResultSink, onProgress?: (p: EvaluationProgress) => void): EvaluationRunOptions {
-  return {
-    suite: built.suite,
-    suiteDir: TINY_SUITE,
-    manifest: built.manifest,
-    modelId: 'kit-model',
-    agent: { kind: 'builtin', id: 'nearest-exit-greedy-v1' },
-    agentPaths: [],
-    actTimeoutMs: 5000,
-    sink,
-    continueOnFailure: false,
-    jobs: 1,
-    entryPoints: defaultEntryPoints(),
-    ...(onProgress === undefined ? {} : { onProgress }),
-  };
+  return tinyRunOptions(built, sink, onProgress === undefined ? {} : { onProgress });
 }
 
 /**

@@ -1,36 +1,22 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVAL_AGENTS, TINY_SUITE, TRAP_INDICES, buildTinyResult, editResultText, type BuiltResult } from '../../../test/eval/kit.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EVAL_AGENTS, TINY_SUITE, TRAP_INDICES, buildTinyResult, editResultText, scratchFolders, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { AgentError, EmberError, OutputError, UsageError, ValidationError } from '../../core/errors.js';
 import { authenticateResult } from '../../core/eval/authenticate.js';
 import { buildManifest } from '../../core/eval/manifest.js';
 import { parseAgentSpec, type AgentSpec } from '../agents/spec.js';
-import { defaultEntryPoints } from '../entry-points.js';
 import { ResourceScope } from '../lifetime.js';
 import { progressLine, runEvaluation, type EvaluationProgress, type EvaluationRunOptions } from './runner.js';
 import { FileCheckpointSink, MemorySink, type SinkEntry, type SinkState } from './sink.js';
 
-const ENTRY = defaultEntryPoints();
-
-let scratch: string;
-let counter = 0;
 let built: BuiltResult;
+const freshDir = scratchFolders('ember-eval-runner-');
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'ember-eval-runner-'));
   built = await buildTinyResult(['1', '7'], 'nearest-exit-greedy-v1', 'kit-model');
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function freshDir(): string {
-  const dir = join(scratch, `case-${counter++}`);
-  mkdirSync(dir);
-  return dir;
-}
-
-const BUILTIN: AgentSpec = { kind: 'builtin', id: 'nearest-exit-greedy-v1' };
 /** An agent module that does not exist: opening it would fail with exit 4. */
 const MISSING_AGENT: AgentSpec = { kind: 'module', module: 'no_such_agent', exportName: 'make' };
 
@@ -39,20 +25,7 @@ type TestOptions = Partial<Omit<EvaluationRunOptions, 'sink'>> & { readonly resu
 /** Run options writing to a file checkpoint at `out` (the CLI's sink). */
 function options(out: string, overrides: TestOptions = {}): EvaluationRunOptions {
   const { resume = false, ...rest } = overrides;
-  return {
-    suite: built.suite,
-    suiteDir: TINY_SUITE,
-    manifest: built.manifest,
-    modelId: 'kit-model',
-    agent: BUILTIN,
-    agentPaths: [EVAL_AGENTS],
-    actTimeoutMs: 5000,
-    sink: new FileCheckpointSink({ path: out, inputs: [TINY_SUITE], resume }),
-    continueOnFailure: false,
-    jobs: 1,
-    entryPoints: ENTRY,
-    ...rest,
-  };
+  return tinyRunOptions(built, new FileCheckpointSink({ path: out, inputs: [TINY_SUITE], resume }), { agentPaths: [EVAL_AGENTS], ...rest });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
