@@ -10,7 +10,7 @@ import { readOperationalRecord, type OperationalRecord } from '../../src/core/sc
 import { dispatch } from '../../src/node/app/dispatch.js';
 import type { RunProgressEvent } from '../../src/shared/api/contract.js';
 import { openServices, tempDir } from '../archive/helpers.js';
-import { plannerScript, scriptedUsage, startScriptedServer, type ScriptedServer } from './scripted-server.js';
+import { plannerConfig, plannerScript, scriptedUsage, startScriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const KEY = 'sk-app-SECRET-0123456789abcdef';
 const KEY_ENV = 'EMBER_APP_TEST_KEY';
@@ -28,22 +28,7 @@ afterAll(async () => {
 });
 
 function config(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    base_url: server.baseUrl,
-    model: 'scripted-planner',
-    api_key_env: KEY_ENV,
-    temperature: '0.7',
-    top_p: '1',
-    max_tokens: 128,
-    seed: null,
-    system_prompt_version: '1.0',
-    adapter_version: '1.0',
-    mode: 'planner',
-    planner_interval: 8,
-    retry_base_ms: 10,
-    pricing: { input_per_million: '0.2', output_per_million: '0.8', cost_unit: 'USD' },
-    ...extra,
-  };
+  return plannerConfig(server.baseUrl, KEY_ENV, extra);
 }
 
 /** Every file under `dir`, recursively. */

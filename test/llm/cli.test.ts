@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOperationalRecordText } from '../../src/core/scoring/operational.js';
 import { ROOT, cliArgv } from '../cli/run-cli.js';
-import { plannerScript, startScriptedServer, type ScriptedServer } from './scripted-server.js';
+import { plannerConfig, plannerScript, startScriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
 const KEY = 'sk-cli-SECRET-fedcba9876543210';
@@ -40,22 +40,7 @@ function cli(args: readonly string[]): Promise<Run> {
 
 function writeConfig(name: string, extra: Record<string, unknown> = {}): string {
   const path = join(dir, name);
-  const config = {
-    base_url: server.baseUrl,
-    model: 'scripted-planner',
-    api_key_env: 'EMBER_CLI_TEST_KEY',
-    temperature: '0.7',
-    top_p: '1',
-    max_tokens: 128,
-    seed: null,
-    system_prompt_version: '1.0',
-    adapter_version: '1.0',
-    mode: 'planner',
-    planner_interval: 8,
-    retry_base_ms: 10,
-    pricing: { input_per_million: '0.2', output_per_million: '0.8', cost_unit: 'USD' },
-    ...extra,
-  };
+  const config = plannerConfig(server.baseUrl, 'EMBER_CLI_TEST_KEY', extra);
   writeFileSync(path, JSON.stringify(config));
   return path;
 }

@@ -265,3 +265,26 @@ if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) {
   process.stdout.write(`listening ${server.baseUrl}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }
+
+/**
+ * An adapter configuration for the scripted server's planner model (mode
+ * planner, every 8 steps, quick retries, a price list), before `extra`.
+ */
+export function plannerConfig(baseUrl: string, apiKeyEnv: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    base_url: baseUrl,
+    model: 'scripted-planner',
+    api_key_env: apiKeyEnv,
+    temperature: '0.7',
+    top_p: '1',
+    max_tokens: 128,
+    seed: null,
+    system_prompt_version: '1.0',
+    adapter_version: '1.0',
+    mode: 'planner',
+    planner_interval: 8,
+    retry_base_ms: 10,
+    pricing: { input_per_million: '0.2', output_per_million: '0.8', cost_unit: 'USD' },
+    ...extra,
+  };
+}
