@@ -26,19 +26,7 @@ blocks() computes `count` blocks for counters counter .. counter + count - 1;
 pairs(counterLow, counterHigh, pairs) computes 2 * pairs blocks, the same way.
 """
 
-R = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
-
-
-def round_constants():
-    out, lfsr = [], 1
-    for _ in range(24):
-        c = 0
-        for j in range(7):
-            lfsr = ((lfsr << 1) ^ ((lfsr >> 7) * 0x71)) % 256
-            if lfsr & 2:
-                c ^= 1 << ((1 << j) - 1)
-        out.append(c)
-    return out
+from keccak_constants import R, round_constants
 
 
 def uleb(n):

@@ -12,20 +12,7 @@ same; only the lane representation differs, and converting in and out costs
 a few operations per lane (done once per block, for the lanes that change).
 """
 
-# Rotation offsets r[x][y] and round constants (FIPS 202, section 3.2).
-R = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
-
-
-def round_constants():
-    out, lfsr = [], 1
-    for _ in range(24):
-        c = 0
-        for j in range(7):
-            lfsr = ((lfsr << 1) ^ ((lfsr >> 7) * 0x71)) % 256
-            if lfsr & 2:
-                c ^= 1 << ((1 << j) - 1)
-        out.append(c)
-    return out
+from keccak_constants import R, round_constants
 
 
 def interleave64(v):
