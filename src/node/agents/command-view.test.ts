@@ -8,14 +8,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../core/sim/agent.js';
 import { isViewAgent } from '../../core/sim/move-view.js';
-import { recordText, type RunRecord } from '../../core/sim/record.js';
+import type { RunRecord } from '../../core/sim/record.js';
 import { runEpisode } from '../../core/sim/runner.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import { openCommandAgentFactory } from './command-agent.js';
 import type { AgentSession } from './spec.js';
+import { actOnly, ending, endingsOfBothPaths } from './test-agent-kit.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const FIXTURES = join(ROOT, 'test/fixtures/agents');
@@ -34,18 +34,6 @@ async function open(argv: string[], actTimeoutMs = 5000): Promise<AgentSession> 
   const session = await openCommandAgentFactory(argv, { actTimeoutMs });
   sessions.push(session);
   return session;
-}
-
-function actOnly(agent: Agent): Agent {
-  return { act: (observation) => agent.act(observation), close: () => agent.close?.() };
-}
-
-async function ending(run: Promise<{ record: RunRecord }>): Promise<string> {
-  try {
-    return recordText((await run).record);
-  } catch (error) {
-    return `${(error as Error).name} ${String((error as { failure?: unknown }).failure)}: ${(error as Error).message}`;
-  }
 }
 
 /** A Python program that answers each observation with `answer(obs)` (an expression giving the line's text). */
@@ -100,8 +88,7 @@ describe('line protocol view path', () => {
   it.concurrent.each(cases)('%s: ends the episode as on the act path', async (_, argv, expected) => {
     const session = await open(argv);
     const start = prepareEpisode(scenarios[1]!, '0');
-    const viaView = await ending(runEpisode(start, await session.factory()));
-    const viaAct = await ending(runEpisode(start, actOnly(await session.factory())));
+    const { viaView, viaAct } = await endingsOfBothPaths(start, () => session.factory());
     expect(viaView).toBe(viaAct);
     expect(viaView.startsWith(expected)).toBe(true);
   }, 60_000);

@@ -15,6 +15,7 @@ import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { defaultEntryPoints } from '../entry-points.js';
+import { ending, endingsOfBothPaths } from './test-agent-kit.js';
 import { openModuleAgentFactory } from './module-agent.js';
 import type { AgentSession } from './spec.js';
 
@@ -38,21 +39,6 @@ async function open(file: string, exportName: string, actTimeoutMs = 5000): Prom
   const session = await openModuleAgentFactory(file, exportName, { ...OPTS, actTimeoutMs });
   sessions.push(session);
   return session;
-}
-
-/** The same agent without its view method: the runner drives it through act(observation). */
-function actOnly(agent: Agent): Agent {
-  return { act: (observation) => agent.act(observation), close: () => agent.close?.() };
-}
-
-/** How an episode ended: its record text, or its error's class, kind and message. */
-async function ending(run: Promise<{ record: Parameters<typeof recordText>[0] }>): Promise<string> {
-  try {
-    return recordText((await run).record);
-  } catch (error) {
-    const failure = (error as { failure?: unknown }).failure;
-    return `${(error as Error).name} ${String(failure)}: ${(error as Error).message}`;
-  }
 }
 
 describe('module host view path', () => {
@@ -99,8 +85,7 @@ describe('module host view path', () => {
   it.concurrent.each(failures)('%s ends the episode as on the act path', async (exportName, file, expected) => {
     const session = await open(file, exportName);
     const start = prepareEpisode(scenarios[1]!, '0');
-    const viaView = await ending(runEpisode(start, await session.factory()));
-    const viaAct = await ending(runEpisode(start, actOnly(await session.factory())));
+    const { viaView, viaAct } = await endingsOfBothPaths(start, () => session.factory());
     expect(viaView).toBe(viaAct);
     expect(viaView.startsWith(expected)).toBe(true);
   }, 60_000);

@@ -1,6 +1,10 @@
 /** Shared helpers of the agent host tests (not part of the build). */
 
 import { AgentError } from '../../core/errors.js';
+import type { Agent } from '../../core/sim/agent.js';
+import { recordText, type RunRecord } from '../../core/sim/record.js';
+import { runEpisode } from '../../core/sim/runner.js';
+import type { EpisodeStart } from '../../core/world/scenario-types.js';
 
 /** Whether a process with this pid still exists. */
 export function alive(pid: number | undefined): boolean {
@@ -22,4 +26,26 @@ export async function failure(promise: Promise<unknown>): Promise<AgentError> {
     throw error;
   }
   throw new Error('expected an AgentError, but the call succeeded');
+}
+
+/** The same agent without its view method: the runner drives it through act(observation). */
+export function actOnly(agent: Agent): Agent {
+  return { act: (observation) => agent.act(observation), close: () => agent.close?.() };
+}
+
+/** How an episode ended: its record text, or its error's class, kind and message. */
+export async function ending(run: Promise<{ record: RunRecord }>): Promise<string> {
+  try {
+    return recordText((await run).record);
+  } catch (error) {
+    const failure = (error as { failure?: unknown }).failure;
+    return `${(error as Error).name} ${String(failure)}: ${(error as Error).message}`;
+  }
+}
+
+/** How the episode ends with a fresh agent on the view path and with another on the act path. */
+export async function endingsOfBothPaths(start: EpisodeStart, factory: () => Agent | Promise<Agent>): Promise<{ viaView: string; viaAct: string }> {
+  const viaView = await ending(runEpisode(start, await factory()));
+  const viaAct = await ending(runEpisode(start, actOnly(await factory())));
+  return { viaView, viaAct };
 }
