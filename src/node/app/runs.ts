@@ -12,12 +12,11 @@
  */
 
 import { availableParallelism } from 'node:os';
-import { fieldError, isEmberError } from '../../core/errors.js';
-import { isBaselineId } from '../../core/baselines/registry.js';
+import { isEmberError } from '../../core/errors.js';
 import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
 import type { AgentChoice, Events, EventName, ParsedInput, RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
-import { parseAgentCommand, parseAgentSpec, type AgentSpec } from '../agents/spec.js';
+import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
@@ -72,52 +71,6 @@ interface ActiveRun {
   /** Language-model runs: the live token counter, and the timer that reports it between episodes. */
   live: LiveCounter | undefined;
   ticker: NodeJS.Timeout | undefined;
-}
-
-export function agentLabel(agent: AgentChoice): string {
-  switch (agent.kind) {
-    case 'builtin':
-      return `builtin:${agent.id}`;
-    case 'module':
-      return `module:${agent.module}:${agent.exportName}`;
-    case 'command':
-      return `command:${agent.command}`;
-    case 'openai-chat':
-      return `openai-chat:${typeof agent.config.model === 'string' ? agent.config.model : '?'}`;
-  }
-}
-
-/** The runner's AgentSpec of a contract agent choice; errors name the input field (`agent.id`), not a flag. */
-function agentSpecOf(agent: AgentChoice): { spec: AgentSpec; agentPaths: readonly string[] } {
-  const rename = (field: string, run: () => AgentSpec): AgentSpec => {
-    try {
-      return run();
-    } catch (error) {
-      if (isEmberError(error) && error.kind === 'usage') throw fieldError(field, error.message.replace(/--agent(-command)?/g, field));
-      throw error;
-    }
-  };
-  switch (agent.kind) {
-    case 'builtin':
-      if (!isBaselineId(agent.id)) throw fieldError('agent.id', `unknown builtin agent ${JSON.stringify(agent.id)}`);
-      return { spec: { kind: 'builtin', id: agent.id }, agentPaths: [] };
-    case 'module':
-      return { spec: rename('agent.module', () => parseAgentSpec(`${agent.module}:${agent.exportName}`)), agentPaths: agent.agentPaths };
-    case 'command':
-      return { spec: rename('agent.command', () => parseAgentCommand(agent.command)), agentPaths: agent.agentPaths };
-    case 'openai-chat':
-      // Its spec names the trial's transcript folder and live counter: llmSpecOf (llm-runs.ts) builds it per launch.
-      throw new Error('agentSpecOf: an openai-chat agent is opened with llmSpecOf');
-  }
-}
-
-function renameField<T>(from: string, to: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (isEmberError(error) && error.field === from) throw fieldError(to, error.message.startsWith(`${from}: `) ? error.message.slice(from.length + 2) : error.message);
-    throw error;
-  }
 }
 
 /** Episode score text (decimal points) as a number, for the running mean only. */
