@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- big-result` (issue 12): an evaluation result of more than
- * 1 GB written, resumed after kill -9 and verified, each step as its own
+ * 1 GB written, resumed after kill -9, verified and scored, each step as its own
  * `emberbench` process whose peak resident memory is read from the kernel
  * (/proc/PID/status VmHWM, sampled until it exits).
  *
@@ -11,7 +11,8 @@
  * minutes): it is never part of `npm test`. Scale with EMBER_BIG_PEOPLE,
  * EMBER_BIG_STEPS, EMBER_BIG_SCENARIOS, EMBER_BIG_SEEDS (defaults: a result
  * of about 1.2 GB). Verify runs twice: as is, and with a V8 heap capped at
- * 256 MiB, which only a reader bounded by the largest episode gets through.
+ * 256 MiB, which only a reader bounded by the largest episode gets through;
+ * `score` then runs with the same cap.
  */
 
 import { spawn } from 'node:child_process';
@@ -116,6 +117,10 @@ export async function benchBigResult(): Promise<Figure[]> {
     const verifyArgs = ['evaluation', 'verify', '--suite', suiteDir, '--result', out, '--json'];
     const capped = await cli(verifyArgs, undefined, ['--max-old-space-size=256']);
     expectExit('verify with a 256 MiB heap', capped, 0);
+    // Scoring streams a result this large too, each episode evaluated and its record dropped: the same 256 MiB heap suffices.
+    const scoreArgs = ['score', '--suite', suiteDir, '--result', out, '--resamples', '100', '--out', join(dir, 'score.json'), '--json'];
+    const scored = await cli(scoreArgs, undefined, ['--max-old-space-size=256']);
+    expectExit('score with a 256 MiB heap', scored, 0);
     const note = `${scenarios * seeds} episodes of ${people} people x ${steps} steps`;
     return [
       { name: `result size (${note})`, value: bytes / MiB, unit: 'MiB' },
@@ -127,6 +132,8 @@ export async function benchBigResult(): Promise<Figure[]> {
       { name: 'evaluation verify: peak resident memory', value: verified.peakMiB, unit: 'MiB' },
       { name: 'evaluation verify, V8 heap capped at 256 MiB (wall)', value: capped.seconds, unit: 's' },
       { name: 'evaluation verify, V8 heap capped at 256 MiB: peak resident memory', value: capped.peakMiB, unit: 'MiB' },
+      { name: 'score, V8 heap capped at 256 MiB (wall)', value: scored.seconds, unit: 's' },
+      { name: 'score, V8 heap capped at 256 MiB: peak resident memory', value: scored.peakMiB, unit: 'MiB' },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

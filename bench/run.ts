@@ -5,7 +5,7 @@
  *
  *   npm run bench               every section
  *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, page, stress, replay, big-result)
- *   (big-result, a result of more than 1 GB run, killed, resumed and verified, runs only when named)
+ *   (big-result, a result of more than 1 GB run, killed, resumed, verified and scored, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 

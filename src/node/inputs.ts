@@ -4,7 +4,7 @@
  * names the path as the user gave it.
  */
 
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
 import { parseScenarioText } from '../core/world/scenario.js';
 import type { Scenario } from '../core/world/scenario-types.js';
@@ -109,15 +109,8 @@ const READ_CHUNK_BYTES = MiB;
  * read, or a pipe, cannot get past it either).
  */
 export function readBytesInput(path: string, kind: InputKind, limit = INPUT_SIZE_LIMITS[kind]): Buffer {
-  let fd: number;
+  const { fd, stat } = openInput(path, kind);
   try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw openError(path, kind, error);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw openError(path, kind, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     if (stat.isFile() && stat.size > limit) throw tooLarge(path, kind, stat.size, limit);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -143,6 +136,37 @@ export function readBytesInput(path: string, kind: InputKind, limit = INPUT_SIZE
   } finally {
     closeSync(fd);
   }
+}
+
+/** Opens an input file for reading: its descriptor (the caller closes it) and status; a directory is refused. */
+function openInput(path: string, kind: InputKind): { fd: number; stat: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw openError(path, kind, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw openError(path, kind, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    return { fd, stat };
+  } catch (error) {
+    closeSync(fd);
+    throw error instanceof ValidationError ? error : openError(path, kind, error);
+  }
+}
+
+/**
+ * The size of an input file, checked as readBytesInput checks it (it exists,
+ * is not a directory, is within the limit of its kind) without reading it;
+ * undefined for what is not a regular file (a pipe: only reading tells).
+ */
+export function inputFileSize(path: string, kind: InputKind): number | undefined {
+  const { fd, stat } = openInput(path, kind);
+  closeSync(fd);
+  if (!stat.isFile()) return undefined;
+  if (stat.size > INPUT_SIZE_LIMITS[kind]) throw tooLarge(path, kind, stat.size, INPUT_SIZE_LIMITS[kind]);
+  return stat.size;
 }
 
 /**

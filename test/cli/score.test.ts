@@ -32,6 +32,7 @@ import { buildSuiteManifest } from '../../src/core/world/suite.js';
 import { captureIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { buildPack } from '../../src/node/pack.js';
+import { scoreResultFiles, type ScoreFilesOptions } from '../../src/node/workflows/score.js';
 import { jsonError, runCli } from './run-cli.js';
 
 const SPECS: FixtureSpec[] = [ATTRIBUTION, DOOR, SEALED, ROUTE_CUT];
@@ -200,6 +201,56 @@ describe('score', () => {
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n')).toHaveLength(13);
     expect(run.stdout.endsWith('The EMBER Score is not a percentage of people evacuated.\n')).toBe(true);
+  });
+});
+
+describe('score of a result read by streaming (one larger than a string can hold)', () => {
+  /** The report bytes, or the error, of scoring with every result streamed (streamAbove 0) and with every result read whole. */
+  async function bothWays(opts: Omit<ScoreFilesOptions, 'out' | 'force' | 'streamAbove'>): Promise<{ streamed: string; whole: string }> {
+    const outcome = async (streamAbove: number | undefined): Promise<string> => {
+      const path = out();
+      try {
+        await scoreResultFiles({ ...opts, out: path, force: false, ...(streamAbove === undefined ? {} : { streamAbove }) });
+        return readFileSync(path, 'utf8');
+      } catch (error) {
+        return `${(error as { kind?: string }).kind}: ${(error as Error).message}`;
+      }
+    };
+    return { streamed: await outcome(0), whole: await outcome(undefined) };
+  }
+
+  it('writes the same report, byte for byte, as reading each result whole: trials, failures files, missing episodes', async () => {
+    const good = write('stream-failures.json', JSON.stringify({ failures: [{ index: 3, kind: 'model_error', message: 'raised' }] }));
+    const none = write('stream-none.json', '{"failures": []}');
+    const { streamed, whole } = await bothWays({ target: { kind: 'suite', dir: suiteDir }, resultPaths: [trial0, trial1], failurePaths: [none, good], resamples: 300 });
+    expect(whole).toMatch(/^\{"components"/);
+    expect(streamed).toBe(whole);
+  });
+
+  it('against an environment pack: the same official report, and the same exit 5 for a result of another manifest', async () => {
+    const packDir = join(scratch, 'stream-pack');
+    await buildPack(suiteDir, join(scratch, 'manifest.json'), packDir);
+    const official = await bothWays({ target: { kind: 'pack', dir: packDir }, resultPaths: [trial0], failurePaths: [], resamples: 100 });
+    expect(official.whole).toContain('"official":true');
+    expect(official.streamed).toBe(official.whole);
+    const suite = fixtureSuite(SPECS, 'score-cli');
+    const other = write('stream-other-manifest.json', (await runTrial(suite, manifestOf(suite, ['5']), 'model-x', fireAware)).text);
+    const refused = await bothWays({ target: { kind: 'pack', dir: packDir }, resultPaths: [other], failurePaths: [] });
+    expect(refused.whole).toMatch(/^mismatch: .*is not the manifest/);
+    expect(refused.streamed).toBe(refused.whole);
+  });
+
+  it('refuses a tampered or unreplayable result with the same error as the whole-text path', async () => {
+    const tampered = editedResult(trial0, 'stream-tampered.json', (r) => (r.episodes[1]!.metrics.evacuated += 1));
+    const mismatch = editedResult(trial0, 'stream-mismatch.json', (r) => {
+      const step = r.episodes[2]!.record.trajectory[0]!;
+      step.actions = step.actions.replace(/[NESW]/, '.');
+    });
+    for (const [path, kind] of [[tampered, 'validation'], [mismatch, 'mismatch'], [otherModel, 'validation']] as const) {
+      const { streamed, whole } = await bothWays({ target: { kind: 'suite', dir: suiteDir }, resultPaths: path === otherModel ? [trial0, otherModel] : [path], failurePaths: [] });
+      expect(whole.startsWith(`${kind}: `)).toBe(true);
+      expect(streamed).toBe(whole);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest } from '../../src/core/hash.js';
+import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
 import { authenticateResult } from '../../src/core/eval/authenticate.js';
 import { aggregateStatistics, statisticsSubject, statisticsText } from '../../src/core/stats/aggregate.js';
 import { pairedStatistics } from '../../src/core/stats/paired.js';
@@ -14,6 +15,7 @@ import { tinyResultText } from '../../src/core/stats/test-results.js';
 import type { Suite } from '../../src/core/world/suite.js';
 import { captureIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { statisticsSubjectOfFile } from '../../src/node/eval/result-subject.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { ROOT, jsonError, runCli } from './run-cli.js';
 
@@ -185,6 +187,37 @@ describe('statistics compare', () => {
   it('refuses a bad --resamples (exit 2)', async () => {
     const run = await cli(compareArgs(greedyPath, randomPath, join(freshDir(), 'p.json'), '--resamples', '2000000'));
     expect(run.code).toBe(2);
+  });
+});
+
+describe('a result read by streaming (one larger than a string can hold)', () => {
+  it('gives the same subject, hence the same aggregate and paired statistics, as the result read whole', () => {
+    const streamed = statisticsSubjectOfFile(greedyPath, suite, 0);
+    // The whole path's committed episodes carry their records too; the statistics read only the index and metrics.
+    const whole = subjectOf(greedyPath);
+    expect(streamed).toEqual({ ...whole, committed: whole.committed.map(({ index, metrics }) => ({ index, metrics })) });
+    expect(streamed.failed).toBe(1);
+    expect(statisticsText(aggregateStatistics(streamed, 200))).toBe(statisticsText(aggregateStatistics(subjectOf(greedyPath), 200)));
+    const paired = pairedStatistics(streamed, statisticsSubjectOfFile(randomPath, suite, 0), 200);
+    expect(statisticsText(paired)).toBe(statisticsText(pairedStatistics(subjectOf(greedyPath), subjectOf(randomPath), 200)));
+  });
+
+  it('refuses a tampered result with the error of the whole-text path', () => {
+    const value = JSON.parse(readFileSync(greedyPath, 'utf8')) as { episodes: { metrics: { evacuated: number } }[] };
+    value.episodes[1]!.metrics.evacuated += 1;
+    const tampered = join(freshDir(), 'tampered.json');
+    writeFileSync(tampered, canonicalJson(value as unknown as JsonValue) + '\n');
+    const errorOf = (streamAbove: number): unknown => {
+      try {
+        statisticsSubjectOfFile(tampered, suite, streamAbove);
+        return null;
+      } catch (error) {
+        return error;
+      }
+    };
+    const whole = errorOf(Number.MAX_SAFE_INTEGER);
+    expect(whole).toMatchObject({ kind: 'validation' });
+    expect(errorOf(0)).toEqual(whole);
   });
 });
 

@@ -9,14 +9,13 @@
  * written: an output that is an input is refused even with --force.
  */
 
-import { authenticateResult } from '../../core/eval/authenticate.js';
 import type { CanonicalInput } from '../../core/json/canonical.js';
 import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
-import { aggregateStatistics, statisticsDigest, statisticsSubject, statisticsText, type StatisticsSubject } from '../../core/stats/aggregate.js';
+import { aggregateStatistics, statisticsDigest, statisticsText } from '../../core/stats/aggregate.js';
 import { pairedStatistics } from '../../core/stats/paired.js';
-import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
-import { loadSuiteDir, readTextInput } from '../../node/inputs.js';
+import { statisticsSubjectOfFile } from '../../node/eval/result-subject.js';
+import { loadSuiteDir } from '../../node/inputs.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, resamplesArgument, suiteDirArgument } from '../options.js';
@@ -27,10 +26,6 @@ const RESAMPLES_OPTION: OptionSpec = {
   valueName: 'N',
   description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default: the library default, 2000)`,
 };
-
-function loadSubject(path: string, suite: Suite): StatisticsSubject {
-  return statisticsSubject(authenticateResult(readTextInput(path, 'evaluation result'), path, suite));
-}
 
 async function writeArtifact(out: string, artifact: CanonicalInput, output: { force: boolean; inputs: string[] }): Promise<string> {
   const text = statisticsText(artifact);
@@ -46,7 +41,7 @@ async function statisticsAggregate(args: ParsedArgs): Promise<Report> {
   const output = { force: args.flag('force'), inputs: [suiteDir, resultPath] };
 
   const suite = loadSuiteDir(suiteDir);
-  const subject = loadSubject(resultPath, suite);
+  const subject = statisticsSubjectOfFile(resultPath, suite);
   await checkOutputPath(out, output);
   const stats = aggregateStatistics(subject, resamples);
   const digest = await writeArtifact(out, stats, output);
@@ -68,8 +63,8 @@ async function statisticsCompare(args: ParsedArgs): Promise<Report> {
   const output = { force: args.flag('force'), inputs: [suiteDir, pathA, pathB] };
 
   const suite = loadSuiteDir(suiteDir);
-  const a = loadSubject(pathA, suite);
-  const b = loadSubject(pathB, suite);
+  const a = statisticsSubjectOfFile(pathA, suite);
+  const b = statisticsSubjectOfFile(pathB, suite);
   await checkOutputPath(out, output);
   const stats = pairedStatistics(a, b, resamples);
   const digest = await writeArtifact(out, stats, output);

@@ -23,7 +23,7 @@
  */
 
 import { MismatchError, ValidationError } from '../errors.js';
-import type { AuthenticatedResult } from '../eval/authenticate.js';
+import type { AuthenticatedEpisode, AuthenticatedResult } from '../eval/authenticate.js';
 import { checkManifestTargetsSuite, manifestHash, parseManifestText, suiteIdentity, type EvaluationManifest, type SuiteIdentity } from '../eval/manifest.js';
 import { HEX64, fileDigest, sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
@@ -327,17 +327,25 @@ export function packEpisode(pack: EnvironmentPack, index: number): PackEpisode {
  *   error).
  */
 export function checkResultAgainstPack(pack: EnvironmentPack, result: AuthenticatedResult, source: string): void {
-  if (result.manifestHash !== pack.manifestHash) {
-    throw new MismatchError(`${source}: the result's manifest ${result.manifestHash} is not the manifest ${pack.manifestHash} of environment pack ${pack.packId}; an official score needs the pack's manifest`);
+  checkManifestAgainstPack(pack, result.manifestHash, source);
+  for (const episode of result.episodes) checkEpisodeAgainstPack(pack, episode, source);
+}
+
+/** checkResultAgainstPack's first check, alone: for a result read by streaming, before its episodes. */
+export function checkManifestAgainstPack(pack: EnvironmentPack, manifestHash: string, source: string): void {
+  if (manifestHash !== pack.manifestHash) {
+    throw new MismatchError(`${source}: the result's manifest ${manifestHash} is not the manifest ${pack.manifestHash} of environment pack ${pack.packId}; an official score needs the pack's manifest`);
   }
-  for (const episode of result.episodes) {
-    const pinned = packEpisode(pack, episode.index);
-    const fire = episode.start.fire;
-    if (fire.digest !== pinned.fire_world_digest) {
-      throw new ValidationError(`${source}: episode ${episode.index}: its fire world has digest ${fire.digest}, environment pack ${pack.packId} pins ${pinned.fire_world_digest}`);
-    }
-    checkRecordedBurning(episode.record.initial.burning, episode.record.trajectory.map((s) => s.burning), fire, episode.start.scenario.grid.cols, `${source}: episode ${episode.index}`);
+}
+
+/** checkResultAgainstPack's check of one committed episode (its fire world and recorded burning sets). */
+export function checkEpisodeAgainstPack(pack: EnvironmentPack, episode: AuthenticatedEpisode, source: string): void {
+  const pinned = packEpisode(pack, episode.index);
+  const fire = episode.start.fire;
+  if (fire.digest !== pinned.fire_world_digest) {
+    throw new ValidationError(`${source}: episode ${episode.index}: its fire world has digest ${fire.digest}, environment pack ${pack.packId} pins ${pinned.fire_world_digest}`);
   }
+  checkRecordedBurning(episode.record.initial.burning, episode.record.trajectory.map((s) => s.burning), fire, episode.start.scenario.grid.cols, `${source}: episode ${episode.index}`);
 }
 
 type CellPairs = readonly (readonly [number, number])[];

@@ -21,19 +21,14 @@
  * that breaks one can only be forged, and is a scoring input error (exit 3).
  */
 
-import type { AuthenticatedEpisode, AuthenticatedResult } from '../eval/authenticate.js';
-import type { ManifestEpisode } from '../eval/manifest.js';
-import type { FailureDeclaration } from '../eval/result.js';
 import { ValidationError } from '../errors.js';
 import type { EpisodeMetrics, PersonMetrics } from '../metrics/metrics.js';
 import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome } from '../sim/events.js';
 import { personId } from '../sim/observation.js';
-import { recordDigest, recordText, type RunRecord } from '../sim/record.js';
+import type { RunRecord } from '../sim/record.js';
 import { replayFromStart } from '../sim/replay.js';
-import { prepareEpisode } from '../world/episode-start.js';
-import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
+import type { EpisodeStart } from '../world/scenario-types.js';
 import { capacityBounds } from './capacity-bounds.js';
-import { ZERO_SCORE, episodeScoreOf, scoreFromFacts, type EpisodeEvidence, type EpisodeTrialEvidence, type FailureEvidence } from './evidence.js';
 import { NO_ESCAPE, computeReferences, type References } from './references.js';
 import { RouteEventObserver, type RouteEventSummary } from './route-events.js';
 
@@ -254,108 +249,5 @@ export function episodeFacts(episode: ReplayedEpisode, refs: References, routes:
       replanning_steps: routes.replanningDenominator,
     },
     congestion: congestionOf(episode),
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Scheduled episodes: committed, failed or not applicable (section 4.4)
-
-/** One trial as scoring reads it: committed episodes by index, merged failure declarations by index. */
-export interface TrialEpisodes {
-  readonly committed: ReadonlyMap<number, AuthenticatedEpisode>;
-  readonly failures: ReadonlyMap<number, FailureEvidence>;
-  /** Names the trial's result in messages. */
-  readonly source: string;
-}
-
-/** The failure message of an episode that has neither a result nor a declaration. */
-export const MISSING_MESSAGE = 'no committed result and no declared failure';
-
-/**
- * The failure declarations of a trial: the result's own, merged with the
- * operator's `extra` ones. An extra declaration must name a scheduled
- * episode without a committed result; one that the result also declares
- * must agree with it (same kind and message), else it is a conflict.
- */
-export function mergeFailures(
-  result: AuthenticatedResult,
-  extra: readonly FailureDeclaration[],
-  source: string,
-): Map<number, FailureEvidence> {
-  const merged = new Map<number, FailureEvidence>(result.failures.map((f) => [f.index, { kind: f.kind, message: f.message }]));
-  const committed = new Set(result.episodes.map((e) => e.index));
-  extra.forEach((f, k) => {
-    const path = `${source}: failures[${k}]`;
-    if (!Number.isSafeInteger(f.index) || f.index < 0 || f.index >= result.scheduledEpisodes) {
-      throw new ValidationError(`${path}.index: ${f.index} is not a scheduled episode (the manifest schedules ${result.scheduledEpisodes})`);
-    }
-    if (committed.has(f.index)) throw new ValidationError(`${path}: declares a failure for episode ${f.index}, which has a committed result`);
-    const own = merged.get(f.index);
-    if (own !== undefined && (own.kind !== f.kind || own.message !== f.message)) {
-      throw new ValidationError(`${path}: conflicts with the result's own declaration for episode ${f.index} (${own.kind})`);
-    }
-    merged.set(f.index, { kind: f.kind, message: f.message });
-  });
-  return merged;
-}
-
-function withSource<T>(source: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof ValidationError) throw new ValidationError(`${source}: ${error.message}`);
-    throw error;
-  }
-}
-
-function unscoredTrial(trial: number, applicable: boolean, failure: FailureEvidence): EpisodeTrialEvidence {
-  return {
-    trial,
-    status: applicable ? 'failed' : 'not_applicable',
-    failure,
-    record_digest: null,
-    people: null,
-    references: null,
-    actual: null,
-    congestion: null,
-    breakdown: null,
-    score: applicable ? ZERO_SCORE : null,
-  };
-}
-
-function committedTrial(trial: number, episode: AuthenticatedEpisode, refs: References, source: string): EpisodeTrialEvidence {
-  const facts = withSource(source, () => episodeFacts(episode, refs, routeEventsOf(episode.start, refs, episode.record, source)));
-  const common = { trial, failure: null, record_digest: recordDigest(recordText(episode.record)), ...facts };
-  // M* = 0 depends only on the scenario and the seed: such an episode is never scored, whatever happened.
-  if (refs.maxEvacuated === 0) return { ...common, status: 'not_applicable', breakdown: null, score: null };
-  const scored = withSource(source, () => scoreFromFacts(facts));
-  return { ...common, status: scored.status, breakdown: scored.breakdown, score: scored.score };
-}
-
-/**
- * The evidence of one scheduled episode over all trials. A trial without a
- * committed result is `failed` with its declared kind, or `missing`; when
- * the episode is not applicable (M* = 0) it stays `not_applicable` even
- * then, since applicability depends only on the scenario and the seed.
- */
-export function scheduledEpisodeEvidence(scheduled: ManifestEpisode, scenario: Scenario, trials: readonly TrialEpisodes[]): EpisodeEvidence {
-  const index = scheduled.index;
-  const start = trials.map((t) => t.committed.get(index)?.start).find((s) => s !== undefined) ?? prepareEpisode(scenario, scheduled.seed);
-  const refs = episodeReferences(start);
-  const applicable = refs.maxEvacuated > 0;
-  const evidence = trials.map((t, k) => {
-    const episode = t.committed.get(index);
-    if (episode === undefined) return unscoredTrial(k, applicable, t.failures.get(index) ?? { kind: 'missing', message: MISSING_MESSAGE });
-    return committedTrial(k, episode, refs, `${t.source}: episode ${index}`);
-  });
-  return {
-    index,
-    scenario_id: scheduled.scenario_id,
-    primary_family: scheduled.primary_family,
-    population: start.startCells.length,
-    max_evacuated: refs.maxEvacuated,
-    applicable,
-    score: episodeScoreOf(evidence, applicable),
-    trials: evidence,
   };
 }

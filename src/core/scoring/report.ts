@@ -27,7 +27,6 @@
  * section 6 is read as "scored or catastrophic" here (docs/scoring.md).
  */
 
-import type { AuthenticatedResult } from '../eval/authenticate.js';
 import type { FailureDeclaration } from '../eval/result.js';
 import { MismatchError, ValidationError } from '../errors.js';
 import { fileDigest, sha256Bytes, sha256Hex } from '../hash.js';
@@ -39,7 +38,7 @@ import { Rational, mean } from '../stats/rational.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import type { Suite } from '../world/suite.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
-import { mergeFailures, scheduledEpisodeEvidence, type TrialEpisodes } from './episode-evaluation.js';
+import { mergeFailures, scheduledEpisodeEvidence, trialEpisodes, trialHead, type ScoringTrial, type TrialEpisodes } from './scored-trials.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS, type ComponentName, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
 
 export const SCORING_VERSION: string = BENCHMARK_VERSIONS.scoring_version;
@@ -343,8 +342,11 @@ export type ScoreTarget =
 export interface ScoreReportInput {
   /** The suite the results were authenticated against (for a pack, its suite copy). */
   readonly suite: Suite;
-  /** One authenticated result per trial: the same model on the same manifest. */
-  readonly trials: readonly AuthenticatedResult[];
+  /**
+   * One result per trial: the same model on the same manifest, authenticated
+   * whole or evaluated as it was streamed (scored-trials.ts).
+   */
+  readonly trials: readonly ScoringTrial[];
   /** Extra failure declarations per trial (the --failures files), merged with each result's own. */
   readonly failures?: readonly (readonly FailureDeclaration[])[];
   readonly target: ScoreTarget;
@@ -363,19 +365,20 @@ export interface ScoreReportInput {
  * is a mismatch (exit 5).
  */
 export function buildScoreReport(input: ScoreReportInput): ScoreReport {
-  const { trials, suite, target } = input;
+  const { suite, target } = input;
+  const trials = input.trials.map(trialHead);
   const source = (k: number) => input.sources?.[k] ?? `trial ${k}`;
   const first = trials[0];
   if (first === undefined) throw new ValidationError('scoring input error: no trial to score');
   trials.forEach((t, k) => {
-    if (t.result.model_id !== first.result.model_id) {
-      throw new ValidationError(`scoring input error: ${source(k)}: model ${JSON.stringify(t.result.model_id)} differs from ${JSON.stringify(first.result.model_id)} (${source(0)}); a report scores one model`);
+    if (t.modelId !== first.modelId) {
+      throw new ValidationError(`scoring input error: ${source(k)}: model ${JSON.stringify(t.modelId)} differs from ${JSON.stringify(first.modelId)} (${source(0)}); a report scores one model`);
     }
     if (t.manifestHash !== first.manifestHash) {
       throw new ValidationError(`scoring input error: ${source(k)}: manifest ${t.manifestHash} differs from ${first.manifestHash} (${source(0)}); every trial must run the same manifest`);
     }
   });
-  const manifest = first.result.manifest;
+  const manifest = first.manifest;
   if (manifest.suite.suite_hash !== suite.hash) throw new ValidationError(`scoring input error: the results' manifest targets suite ${manifest.suite.suite_hash}, not ${suite.hash}`);
   if (target.kind === 'pack' && target.manifest_hash !== first.manifestHash) {
     throw new MismatchError(`the results' manifest ${first.manifestHash} is not the manifest ${target.manifest_hash} of environment pack ${target.pack_id}`);
@@ -383,17 +386,15 @@ export function buildScoreReport(input: ScoreReportInput): ScoreReport {
   if (input.failures !== undefined && input.failures.length !== trials.length) {
     throw new ValidationError(`scoring input error: ${input.failures.length} failure lists for ${trials.length} trials`);
   }
-  const trialEpisodes: TrialEpisodes[] = trials.map((t, k) => ({
-    committed: new Map(t.episodes.map((e) => [e.index, e])),
-    failures: mergeFailures(t, input.failures?.[k] ?? [], input.failureSources?.[k] ?? `failures of ${source(k)}`),
-    source: source(k),
-  }));
+  const episodesOfTrials: TrialEpisodes[] = input.trials.map((t, k) =>
+    trialEpisodes(t, mergeFailures(trials[k]!, input.failures?.[k] ?? [], input.failureSources?.[k] ?? `failures of ${source(k)}`), source(k)),
+  );
   const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
-  const episodes = manifest.episodes.map((scheduled) => scheduledEpisodeEvidence(scheduled, scenarios.get(scheduled.scenario_id)!, trialEpisodes));
+  const episodes = manifest.episodes.map((scheduled) => scheduledEpisodeEvidence(scheduled, scenarios.get(scheduled.scenario_id)!, episodesOfTrials));
   const header: ScoreReportHeader = {
     constants_digest: SCORING_CONSTANTS_DIGEST,
     manifest_hash: first.manifestHash,
-    model_id: first.result.model_id,
+    model_id: first.modelId,
     resamples: input.resamples ?? DEFAULT_RESAMPLES,
     scoring_version: SCORING_VERSION,
     statistics_version: STATISTICS_VERSION,
@@ -402,9 +403,9 @@ export function buildScoreReport(input: ScoreReportInput): ScoreReport {
     trials: trials.map((t, k) => ({
       trial: k,
       result_digest: t.digest,
-      committed_episodes: t.episodes.length,
-      declared_failures: trialEpisodes[k]!.failures.size,
-      missing_episodes: t.scheduledEpisodes - t.episodes.length - trialEpisodes[k]!.failures.size,
+      committed_episodes: t.committedCount,
+      declared_failures: episodesOfTrials[k]!.failures.size,
+      missing_episodes: t.scheduledEpisodes - t.committedCount - episodesOfTrials[k]!.failures.size,
     })),
   };
   return aggregateScoreReport(header, episodes);

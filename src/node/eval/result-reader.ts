@@ -75,7 +75,16 @@ export interface StreamedResult {
   readonly complete: boolean;
 }
 
+/** What the tail of a result says, once authenticated (the episodes still to come). */
+export interface StreamedHead {
+  readonly modelId: string;
+  readonly manifest: EvaluationManifest;
+  readonly manifestHash: string;
+}
+
 export interface StreamAuthenticateOptions extends AuthenticateOptions {
+  /** The result's head (from its tail), authenticated, before its first episode is read. */
+  readonly onHead?: (head: StreamedHead) => void;
   /** Each authenticated episode, in file (index) order; keep it only if needed. */
   readonly onEpisode?: (episode: AuthenticatedEpisode) => void;
   /** Bytes per read (tests use small reads to cross every boundary). */
@@ -231,6 +240,7 @@ export function authenticateResultPieces(pieces: ResultPieces, source: string, s
     checkIndexAt(f.index, head.failures[j - 1]?.index, j, 'failures', scheduledCount, source);
     declaredAt.set(f.index, j);
   });
+  opts.onHead?.({ modelId: head.model_id, manifest, manifestHash: hash });
 
   const scenarios = scenariosById(suite);
   let previous: number | undefined;

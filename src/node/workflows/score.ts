@@ -17,12 +17,14 @@ import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclara
 import { fieldError } from '../../core/errors.js';
 import { FieldReader } from '../../core/json/fields.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
-import { checkMaxEvacuatedAgainstPack, checkResultAgainstPack, type EnvironmentPack } from '../../core/pack/pack.js';
+import { checkEpisodeAgainstPack, checkManifestAgainstPack, checkMaxEvacuatedAgainstPack, checkResultAgainstPack, type EnvironmentPack } from '../../core/pack/pack.js';
 import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
+import { evaluateEpisode, type EvaluatedEpisode, type EvaluatedTrial, type ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { summaryText } from '../../core/scoring/summary.js';
 import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
-import { loadSuiteDir, readTextInput } from '../inputs.js';
+import { authenticateResultFile } from '../eval/result-reader.js';
+import { inputFileSize, loadSuiteDir, MAX_TEXT_INPUT_BYTES, readTextInput } from '../inputs.js';
 import { loadPack } from '../pack.js';
 
 /** Reads a failures file's text: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
@@ -83,7 +85,7 @@ export function authenticateAgainst(suite: Suite, pack: EnvironmentPack | null, 
 }
 
 /** The score report of trials already authenticated with authenticateAgainst (same suite and pack). */
-export function scoreAuthenticated(input: Omit<ScoreInput, 'results'> & { readonly trials: readonly AuthenticatedResult[]; readonly results: readonly { readonly source: string }[] }): ScoreReport {
+export function scoreAuthenticated(input: Omit<ScoreInput, 'results'> & { readonly trials: readonly ScoringTrial[]; readonly results: readonly { readonly source: string }[] }): ScoreReport {
   const { suite, pack, trials } = input;
   const failures = input.failures ?? [];
   const report = buildScoreReport({
@@ -110,6 +112,12 @@ export interface ScoreFilesOptions {
   readonly resamples?: number;
   readonly out: string;
   readonly force: boolean;
+  /**
+   * A result file larger than this many bytes is authenticated and scored
+   * by streaming (streamedTrial); default MAX_TEXT_INPUT_BYTES, the most
+   * read as one text. Tests set 0 to stream every result.
+   */
+  readonly streamAbove?: number;
 }
 
 export interface ScoreOutcome {
@@ -134,19 +142,51 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
   const output = { force: opts.force, inputs: [target.dir, ...resultPaths, ...failurePaths] };
   const pack = target.kind === 'pack' ? loadPack(target.dir) : null;
   const suite = pack?.suite ?? loadSuiteDir(target.dir);
-  const texts = resultPaths.map((path) => readTextInput(path, 'evaluation result'));
+  // A result that fits in one string is read now (exit 3 before the output's exit 6); a larger one is only checked now, and streamed below.
+  const streamAbove = Math.min(opts.streamAbove ?? MAX_TEXT_INPUT_BYTES, MAX_TEXT_INPUT_BYTES);
+  const texts = resultPaths.map((path) => {
+    const size = inputFileSize(path, 'evaluation result');
+    return size !== undefined && size > streamAbove ? null : readTextInput(path, 'evaluation result');
+  });
   const failures = failurePaths.map((path) => ({ declarations: parseFailuresText(readTextInput(path, 'failures file'), path), source: path }));
   await checkOutputPath(opts.out, output);
 
-  const report = scoreResults({
-    suite,
-    pack,
-    packSource: target.dir,
-    results: texts.map((text, k) => ({ text, source: resultPaths[k]! })),
-    failures,
-    resamples: opts.resamples,
+  const trials = resultPaths.map((path, k): ScoringTrial => {
+    const text = texts[k]!;
+    return text === null ? streamedTrial(suite, pack, path, k) : authenticateAgainst(suite, pack, text, path);
   });
+  const report = scoreAuthenticated({ suite, pack, packSource: target.dir, trials, results: resultPaths.map((source) => ({ source })), failures, resamples: opts.resamples });
   const text = scoreReportText(report);
   await writeOutputFile(opts.out, text, output);
   return { report, text, digest: scoreReportDigest(text), summary: summaryText(report) };
+}
+
+/**
+ * Trial number `trial` from a result file read by streaming: authenticated
+ * episode by episode (result-reader.ts), each checked against the pack and
+ * evaluated at once, its record then dropped, so memory stays bounded by the
+ * largest episode whatever the file's size. The report is the same, byte
+ * for byte, as from the whole text (scored-trials.ts). Errors are those of
+ * the whole-text path; a file with several problems may name another first.
+ */
+export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number): EvaluatedTrial {
+  const evaluated = new Map<number, EvaluatedEpisode>();
+  const streamed = authenticateResultFile(path, path, suite, {
+    onHead: (head) => {
+      if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, path);
+    },
+    onEpisode: (episode) => {
+      if (pack !== null) checkEpisodeAgainstPack(pack, episode, path);
+      evaluated.set(episode.index, evaluateEpisode(trial, episode, path));
+    },
+  });
+  return {
+    modelId: streamed.modelId,
+    manifest: streamed.manifest,
+    manifestHash: streamed.manifestHash,
+    digest: streamed.digest,
+    scheduledEpisodes: streamed.scheduledEpisodes,
+    failures: streamed.failures,
+    evaluated,
+  };
 }
