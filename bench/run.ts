@@ -27,7 +27,7 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', async () => (await import('./stress.js')).benchStress()],
   replay: ['The workbench replay (pixi.js in headless Chromium)', async () => (await import('./replay.js')).benchReplay()],
   'big-result': [
-    'A result of more than 1 GB: written, killed with -9, resumed and verified (each its own process)',
+    'A result of more than 1 GB: written, killed with -9, resumed, verified and scored (each its own process)',
     async () => (await import('./big-result.js')).benchBigResult(),
   ],
 };
