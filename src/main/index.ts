@@ -65,7 +65,7 @@ async function start(): Promise<void> {
   const services = await createWorkbenchServices({
     archivePath,
     publicSuiteDir: join(app.isPackaged ? process.resourcesPath : appRoot, 'scenarios', 'public', 'v1'),
-    entryPoints: { evaluationWorker: join(here, 'evaluation-worker.js'), moduleHost: join(here, 'module-host.js'), scoringWorker: join(here, 'scoring-worker.js') },
+    entryPoints: { evaluationWorker: join(here, 'evaluation-worker.js'), moduleHost: join(here, 'module-host.js'), archiveWorker: join(here, 'archive-worker.js') },
     mode: 'desktop',
     version: app.getVersion(),
     emit,

@@ -22,8 +22,12 @@ export interface EntryPoints {
   readonly evaluationWorker: string;
   /** The module agent host (src/node/agents/module-host-main.ts or its built .js). */
   readonly moduleHost: string;
-  /** The archive's scoring worker (src/node/archive/score-worker.ts or its built .js); without it the services score on their own thread. */
-  readonly scoringWorker?: string;
+  /**
+   * The archive worker (src/node/archive/archive-worker.ts or its built .js):
+   * scoring, imports, pack builds and verifications run in it; without it
+   * the services run them on their own thread.
+   */
+  readonly archiveWorker?: string;
 }
 
 /**
@@ -38,7 +42,7 @@ export function defaultEntryPoints(): EntryPoints {
   const entries = {
     evaluationWorker: join(nodeDir, 'eval', `worker${ext}`),
     moduleHost: join(nodeDir, 'agents', `module-host-main${ext}`),
-    scoringWorker: join(nodeDir, 'archive', `score-worker${ext}`),
+    archiveWorker: join(nodeDir, 'archive', `archive-worker${ext}`),
   };
   for (const path of Object.values(entries)) {
     if (!existsSync(path)) throw new Error(`entry point missing: ${path} (is the build complete?)`);

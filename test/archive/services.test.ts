@@ -95,7 +95,7 @@ describe('workbench services', () => {
       });
       expect(readFileSync(join(out, 'result.json'))).toEqual(readFileSync(cliResult));
 
-      // Import through the contract (authenticated in the scoring worker): the same bytes are a duplicate, a tampered copy is refused.
+      // Import through the contract (authenticated in the archive worker): the same bytes are a duplicate, a tampered copy is refused.
       const text = readFileSync(join(out, 'result.json'), 'utf8');
       expect(await handlers['archive.import']({ fileName: 'result.json', text })).toEqual({ trialId, duplicate: true });
       const tampered = text.replace(/"evacuated":(\d+)/, (_m, n: string) => `"evacuated":${Number(n) + 1}`);

@@ -29,7 +29,8 @@ import {
   storeSuite,
   type SuiteSource,
 } from '../archive/inputs-store.js';
-import { buildPack } from '../pack.js';
+import { loadPack } from '../pack.js';
+import { runOffThread } from '../archive/off-thread.js';
 import { ServiceError } from './dispatch.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -203,8 +204,12 @@ function readTree(dir: string): Map<string, Buffer> {
   return files;
 }
 
-/** `pack build` of a stored manifest: built with src/node/pack.ts in the cache folder, then stored byte for byte. */
-export async function buildStoredPack(archive: Archive, manifestHash: string): Promise<PackSummary> {
+/**
+ * `pack build` of a stored manifest: built with src/node/pack.ts in the
+ * cache folder by the archive worker (`worker`; this thread without one),
+ * read back and stored byte for byte.
+ */
+export async function buildStoredPack(archive: Archive, manifestHash: string, worker: string | undefined): Promise<PackSummary> {
   const manifest = storedManifest(archive, manifestHash);
   const suiteDir = materializeSuite(archive.db, manifest.suite.suite_hash, archive.cacheDir);
   const work = join(archive.cacheDir, `pack-build-${randomBytes(6).toString('hex')}`);
@@ -213,7 +218,9 @@ export async function buildStoredPack(archive: Archive, manifestHash: string): P
     const manifestPath = join(work, 'manifest.json');
     writeFileSync(manifestPath, manifestText(manifest));
     const out = join(work, 'pack');
-    const pack = await buildPack(suiteDir, manifestPath, out);
+    await runOffThread(worker, { kind: 'pack-build', input: { suiteDir, manifestPath, out } });
+    // Read back as buildPack itself does (every file digest-checked); the fire worlds were computed just now.
+    const pack = loadPack(out);
     const files = readTree(out);
     archive.write((db) => storePack(db, pack, files));
     return getPackSummary(archive, pack.digest);
@@ -222,15 +229,17 @@ export async function buildStoredPack(archive: Archive, manifestHash: string): P
   }
 }
 
-export function verifyStoredPack(archive: Archive, packDigest: string): ValidationReport {
+/** `pack verify` of a stored pack, in the archive worker (`worker`; this thread without one): its files authenticated, every fire world and M* recomputed. */
+export async function verifyStoredPack(archive: Archive, packDigest: string, worker: string | undefined): Promise<ValidationReport> {
+  getPackSummary(archive, packDigest);
+  let files: Map<string, Buffer>;
   try {
-    const pack = storedPack(archive, packDigest, true);
-    return { valid: true, message: `${pack.packId}: every file matches its digest; all ${pack.manifest.episodes.length} fire worlds and M* recomputed equal` };
+    files = storedPackFiles(archive.db, packDigest);
   } catch (error) {
-    if (error instanceof ServiceError) throw error;
     if (isEmberError(error)) return { valid: false, message: error.message };
     throw error;
   }
+  return runOffThread(worker, { kind: 'pack-verify', input: { packDigest, files: [...files] } });
 }
 
 // ---------------------------------------------------------------------------

@@ -21,7 +21,8 @@ import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
-import { scoreJobOf, scoreOffThread } from '../archive/score-job.js';
+import { scoreOffThread } from '../archive/off-thread.js';
+import { scoreJobOf } from '../archive/score-job.js';
 import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
 import { agentIsolation, isLocalAgent } from '../agents/local-operational.js';
 import { storeLocalOperationalRecord } from './local-runs.js';
@@ -233,8 +234,8 @@ export class RunManager {
           run.scoreCount += 1;
         }
       },
-      // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the scoring worker.
-      score: (text) => scoreOffThread(this.entryPoints.scoringWorker, scoreJobOf(this.archive.db, text, `trial ${trialId}`, suite.hash, config.packDigest)),
+      // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the archive worker.
+      score: (text) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive.db, text, `trial ${trialId}`, suite.hash, config.packDigest)),
     });
     run.done = runEvaluation({
       suite,

@@ -131,11 +131,11 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'packs.list': () => Promise.resolve(listPacks(archive)),
     'packs.build': async ({ manifestHash }) => {
-      const summary = await buildStoredPack(archive, manifestHash);
+      const summary = await buildStoredPack(archive, manifestHash, opts.entryPoints.archiveWorker);
       changed(null);
       return summary;
     },
-    'packs.verify': ({ packDigest }) => Promise.resolve(verifyStoredPack(archive, packDigest)),
+    'packs.verify': ({ packDigest }) => verifyStoredPack(archive, packDigest, opts.entryPoints.archiveWorker),
     'agents.list': () => Promise.resolve({ builtins: builtinAgents() }),
     'runs.start': (input) => Promise.resolve({ trialId: runs.start(input) }),
     'runs.cancel': ({ trialId }) => {
@@ -151,8 +151,8 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       return Promise.resolve(listEpisodes(archive.db, input));
     },
     'archive.import': async ({ fileName, text, operational }) => {
-      // Authentication replays every record: in the scoring worker, so the caller's loop stays free.
-      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.scoringWorker, operational);
+      // Authentication replays every record: in the archive worker, so the caller's loop stays free.
+      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational);
       if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
       const [outcome] = commitImports(archive, [prepared]);
       if (!outcome!.duplicate) changed(outcome!.trialId);

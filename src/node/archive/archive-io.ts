@@ -31,7 +31,8 @@ import { getArtifact, putText, sha256OfBytes, utf8 } from './artifacts.js';
 import type { Archive } from './archive.js';
 import { hasSuite, loadStoredManifest, loadStoredSuite, storeManifest } from './inputs-store.js';
 import { getTrialDbRow } from './queries.js';
-import { runScoreJob, scoreJobOf, scoreOffThread } from './score-job.js';
+import { scoreOffThread } from './off-thread.js';
+import { runScoreJob, scoreJobOf } from './score-job.js';
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
 import { insertTrial, setTrialIsolation, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
 
@@ -128,17 +129,17 @@ export function prepareImport(archive: Archive, fileName: string, text: string, 
   return withFamilies(archive, c, scored);
 }
 
-/** prepareImport with the authentication and scoring in the scoring worker (`scoringWorker`, else a later turn of this thread). */
+/** prepareImport with the authentication and scoring in the archive worker (`archiveWorker`, else a later turn of this thread). */
 export async function prepareImportOffThread(
   archive: Archive,
   fileName: string,
   text: string,
-  scoringWorker: string | undefined,
+  archiveWorker: string | undefined,
   operational?: ImportedRecordFile,
 ): Promise<PreparedImport | { readonly duplicate: number }> {
   const c = checkImport(archive, fileName, text, operational);
   if ('duplicate' in c) return c;
-  const scored = await scoreOffThread(scoringWorker, scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack?.digest ?? null));
+  const scored = await scoreOffThread(archiveWorker, scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack?.digest ?? null));
   return withFamilies(archive, c, scored);
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The archive's long computations, as jobs that carry everything they need
+ * (bytes or paths, never a database handle), so that the archive worker
+ * (archive-worker.ts, a worker_threads thread) can run them off the app's
+ * main process and the server's event loop (off-thread.ts):
+ *
+ * - `score`: authenticate a result and score it (score-job.ts);
+ * - `pack-build`: `pack build` into a folder (every fire world and M*);
+ * - `pack-verify`: a stored pack's files authenticated and every fire world
+ *   and M* recomputed, as `pack verify`.
+ */
+
+import { isEmberError } from '../../core/errors.js';
+import type { ValidationReport } from '../../shared/api/contract.js';
+import { buildPack } from '../pack.js';
+import { packFromFiles } from './inputs-store.js';
+import { runScoreJob, type ScoreJob } from './score-job.js';
+import type { ScoredTrial } from './score-trial.js';
+
+export interface PackBuildJob {
+  readonly suiteDir: string;
+  readonly manifestPath: string;
+  /** A new folder for the pack (buildPack's rules). */
+  readonly out: string;
+}
+
+export interface PackVerifyJob {
+  readonly packDigest: string;
+  /** The stored pack's files by pack-relative path. */
+  readonly files: readonly (readonly [string, Uint8Array])[];
+}
+
+/** Each kind of job: what it is given and what it answers. */
+export interface ArchiveJobs {
+  readonly score: { readonly input: ScoreJob; readonly output: ScoredTrial };
+  /** The pack is written into `out`. */
+  readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
+  readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
+}
+
+export type ArchiveJobKind = keyof ArchiveJobs;
+
+export interface ArchiveJob<K extends ArchiveJobKind = ArchiveJobKind> {
+  readonly kind: K;
+  readonly input: ArchiveJobs[K]['input'];
+}
+
+async function buildPackJob(job: PackBuildJob): Promise<null> {
+  await buildPack(job.suiteDir, job.manifestPath, job.out);
+  return null;
+}
+
+function verifyPackJob(job: PackVerifyJob): ValidationReport {
+  try {
+    const pack = packFromFiles(new Map(job.files), job.packDigest, true);
+    return { valid: true, message: `${pack.packId}: every file matches its digest; all ${pack.manifest.episodes.length} fire worlds and M* recomputed equal` };
+  } catch (error) {
+    if (isEmberError(error)) return { valid: false, message: error.message };
+    throw error;
+  }
+}
+
+type Handlers = { readonly [K in ArchiveJobKind]: (input: ArchiveJobs[K]['input']) => ArchiveJobs[K]['output'] | Promise<ArchiveJobs[K]['output']> };
+
+/** One handler per kind (a mapped type: a kind without one does not compile). */
+const HANDLERS: Handlers = {
+  score: runScoreJob,
+  'pack-build': buildPackJob,
+  'pack-verify': verifyPackJob,
+};
+
+/** Runs a job in this thread. */
+export async function runArchiveJob<K extends ArchiveJobKind>(job: ArchiveJob<K>): Promise<ArchiveJobs[K]['output']> {
+  const handler = HANDLERS[job.kind] as (input: ArchiveJobs[K]['input']) => ArchiveJobs[K]['output'] | Promise<ArchiveJobs[K]['output']>;
+  return handler(job.input);
+}
