@@ -71,6 +71,8 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
   let api: WorkbenchApi;
   let fx: ReviewFixture;
   const pageErrors: string[] = [];
+  /** Scripts of the Web Workers the page started (the replay authenticates records in one). */
+  const workers: string[] = [];
   const shot = (name: string, target: Page | Locator = page) => target.screenshot({ path: join(SHOTS, `${name}.png`) });
   const clock = (scope: Page | Locator = page) => scope.getByTestId('replay-clock').first().textContent();
 
@@ -87,6 +89,7 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('worker', (w) => workers.push(w.url()));
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(m.text());
     });
@@ -111,6 +114,8 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     const { frames, cols, rows } = await episodeFrames(api, fx.trialA, LARGE_HALL);
     expect(await clock()).toBe(`step 0 / ${frames.steps}`);
     expect(await page.getByTestId('replay-counts').textContent()).toBe(countsText(frames, 0));
+    // The record was authenticated and decoded in the episode worker, not on the page's thread.
+    expect(workers.some((url) => /episode-worker/.test(url)), workers.join(', ')).toBe(true);
 
     // Fire-spread pixels: cells that burn by step k but not at 0, with nobody on them at either step.
     const k = Math.min(frames.steps, 40);

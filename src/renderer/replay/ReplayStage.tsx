@@ -33,11 +33,13 @@ export function ReplayCounts({ data, step }: { data: EpisodeData; step: number }
 
 function PersonEvidence({ data, person, step, follow, onFollow, onClose }: { data: EpisodeData; person: number; step: number; follow: boolean; onFollow: (on: boolean) => void; onClose: () => void }) {
   const refs = useMemo(() => data.references(), [data]);
-  const { frames, record, loss, hasEvidence } = data;
+  const { frames, outcomes, loss, hasEvidence } = data;
   const s = Math.min(step, frames.steps);
   const cell = frames.cells[s * frames.people + person]!;
-  const [r0, c0] = record.initial.people[person]!;
-  const lost = record.outcomes[person]?.[0] !== 'evacuated';
+  // Snapshot 0 holds every person's start cell.
+  const start = frames.cells[person]!;
+  const [r0, c0] = [Math.floor(start / frames.cols), start % frames.cols];
+  const lost = outcomes[person]?.[0] !== 'evacuated';
   const avoidable = !hasEvidence ? 'no score evidence for this trial' : !lost ? 'not lost' : loss[person] === LOSS_AVOIDABLE ? 'avoidable (counts against the model)' : loss[person] === LOSS_UNAVOIDABLE ? 'unavoidable (no escape existed)' : 'not classed';
   return (
     <aside className="person-card" data-testid="person-evidence" aria-label={`Person ${personId(person)}`}>
@@ -65,7 +67,7 @@ function PersonEvidence({ data, person, step, follow, onFollow, onClose }: { dat
         </dt>
         <dd>{referenceText(refs.fewestDanger[person]!)}</dd>
         <dt>Outcome</dt>
-        <dd data-testid="person-outcome">{outcomeOf(record, person)}</dd>
+        <dd data-testid="person-outcome">{outcomeOf(data, person)}</dd>
         <dt>Loss</dt>
         <dd>{avoidable}</dd>
         <dt>Now (step {s})</dt>
@@ -94,7 +96,7 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
   const [selected, setSelected] = useState<number | null>(null);
   const [follow, setFollow] = useState(false);
   const scene = useRef<ReplayScene | null>(null);
-  const mapLabel = `${label}: replay of ${data.scenario.scenarioId}, ${data.frames.rows} by ${data.frames.cols} cells, ${data.frames.people} people, ${data.frames.steps} steps`;
+  const mapLabel = `${label}: replay of ${data.scenarioId}, ${data.frames.rows} by ${data.frames.cols} cells, ${data.frames.people} people, ${data.frames.steps} steps`;
   return (
     <div className="replay-stage" data-steps={data.frames.steps} data-people={data.frames.people}>
       <div className="replay-bar">

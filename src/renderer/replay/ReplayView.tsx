@@ -1,7 +1,8 @@
 /**
  * The Replay view: one archived episode, fetched with episodes.replay,
- * authenticated by the core replay in this renderer, then animated. A record
- * that fails is shown with the failing step or field and never drawn.
+ * authenticated by the core replay in this renderer (in a Web Worker:
+ * episode-loader.ts), then animated. A record that fails is shown with the
+ * failing step or field and never drawn.
  */
 
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -10,7 +11,8 @@ import type { Navigate } from '../app/App.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy } from '../components/ProgressBar.js';
 import { PlaybackClock } from './clock.js';
-import { loadEpisode, type LoadedEpisode } from './episode-data.js';
+import type { EpisodeSource, LoadedEpisode } from './episode-data.js';
+import { loadEpisodeOffPage } from './episode-loader.js';
 import { ReplayControls, useReplayKeys } from './ReplayControls.js';
 import { ReplayStage } from './ReplayStage.js';
 import { ReplayTranscript } from './ReplayTranscript.js';
@@ -36,14 +38,27 @@ export function FailedReplay({ loaded }: { loaded: Extract<LoadedEpisode, { ok: 
   );
 }
 
-/** The episode's clock and its authenticated data; one per episode. */
-export function useLoadedEpisode(replay: Parameters<typeof loadEpisode>[0] | null): LoadedEpisode | null {
+/** The episode's authenticated data, or null while it loads (off the page's thread); one per episode. */
+export function useLoadedEpisode(replay: EpisodeSource | null): LoadedEpisode | null {
   // Keyed by content, not identity: a refetch after an unrelated archive change returns equal texts,
   // and must not authenticate again nor restart the animation.
   const evidence = replay === null ? '' : JSON.stringify(replay.evidence);
   const ref = useRef(replay);
   ref.current = replay;
-  return useMemo(() => (ref.current === null ? null : loadEpisode(ref.current)), [replay === null, replay?.scenarioText, replay?.recordText, replay?.failure?.message, evidence]);
+  const [loaded, setLoaded] = useState<LoadedEpisode | null>(null);
+  useEffect(() => {
+    setLoaded(null);
+    const source = ref.current;
+    if (source === null) return;
+    let current = true;
+    void loadEpisodeOffPage(source).then((value) => {
+      if (current) setLoaded(value);
+    });
+    return () => {
+      current = false;
+    };
+  }, [replay === null, replay?.scenarioText, replay?.recordText, replay?.failure?.message, evidence]);
+  return loaded;
 }
 
 export function ReplayView({ trialId, index, go }: { trialId: number; index: number; go: Navigate }) {
@@ -69,7 +84,7 @@ export function ReplayView({ trialId, index, go }: { trialId: number; index: num
         </h1>
         {r !== null && (
           <p>
-            {r.modelId} · trial {trialId} {loaded?.ok === true ? `· ${loaded.data.title} · authenticated by replay (record ${loaded.data.frames.people} people, ${steps} steps, ${loaded.data.record.termination_reason})` : ''}
+            {r.modelId} · trial {trialId} {loaded?.ok === true ? `· ${loaded.data.title} · authenticated by replay (record ${loaded.data.frames.people} people, ${steps} steps, ${loaded.data.terminationReason})` : ''}
           </p>
         )}
       </header>

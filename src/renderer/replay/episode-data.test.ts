@@ -7,7 +7,7 @@ import { recordText } from '../../core/sim/record.js';
 import { runEpisode } from '../../core/sim/runner.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
-import { LOSS_AVOIDABLE, LOSS_NONE, LOSS_UNAVOIDABLE, loadEpisode } from './episode-data.js';
+import { LOSS_AVOIDABLE, LOSS_NONE, LOSS_UNAVOIDABLE, decodeEpisode, episodeData, loadEpisode, transferablesOf } from './episode-data.js';
 
 const FILE = join(import.meta.dirname, '../../../scenarios/public/v1/v1-pub-05-central-ignition.json');
 const scenarioText = readFileSync(FILE, 'utf8');
@@ -25,17 +25,31 @@ describe('loadEpisode', () => {
     const text = await episode();
     const loaded = loadEpisode(input(text));
     if (!loaded.ok) throw new Error(loaded.message);
-    const { frames, record } = loaded.data;
+    const { frames, outcomes } = loaded.data;
     const last = frames.steps * 4;
-    const count = (s: string) => record.outcomes.filter(([o]) => o === s).length;
+    const count = (s: string) => outcomes.filter(([o]) => o === s).length;
     expect([frames.counts[last + FRAME_EVACUATED], frames.counts[last + FRAME_DEAD], frames.counts[last + FRAME_STRANDED]]).toEqual([count('evacuated'), count('dead'), count('stranded')]);
     expect(loaded.data.hasEvidence).toBe(false);
     const refs = loaded.data.references();
     expect(refs.earliest).toHaveLength(frames.people);
     // Every evacuee took at least as long as the privileged reference allows.
-    record.outcomes.forEach(([o, step], i) => {
+    outcomes.forEach(([o, step], i) => {
       if (o === 'evacuated') expect(step).toBeGreaterThanOrEqual(refs.earliest[i]!);
     });
+  });
+
+  test('the decoded episode crosses a thread boundary whole: cloned with its arrays transferred, it is the same episode', async () => {
+    const decoded = decodeEpisode(input(await episode()));
+    if (!decoded.ok) throw new Error(decoded.message);
+    const here = loadEpisode(input(await episode()));
+    if (!here.ok) throw new Error(here.message);
+    // What postMessage does between the episode worker and the page.
+    const moved = structuredClone(decoded.data, { transfer: transferablesOf(decoded.data) });
+    expect(decoded.data.frames.cells.length, 'transferred, not copied').toBe(0);
+    const data = episodeData(moved);
+    expect(data.frames).toEqual(here.data.frames);
+    expect([data.dangerOnset, data.loss, data.grid, data.outcomes, data.terminationReason, data.scenarioId]).toEqual([here.data.dangerOnset, here.data.loss, here.data.grid, here.data.outcomes, here.data.terminationReason, here.data.scenarioId]);
+    expect(data.references()).toEqual(here.data.references());
   });
 
   test('a record changed in one step fails the replay and is not decoded; the message names the step', async () => {

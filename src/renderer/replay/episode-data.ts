@@ -3,6 +3,8 @@
  * strictly and authenticated by the core replay (what is drawn is what was
  * proven), then decoded once into typed arrays. A record that fails any of
  * these is returned as a failure naming the step or field, never animated.
+ * The page does this in a Web Worker (episode-loader.ts), so that a large
+ * record does not freeze it.
  */
 
 import { EmberError } from '../../core/errors.js';
@@ -13,6 +15,7 @@ import type { RunRecord } from '../../core/sim/record.js';
 import { replayRecord } from '../../core/sim/replay.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
+import type { Grid } from '../../core/world/grid.js';
 import type { EpisodeStart, Scenario } from '../../core/world/scenario-types.js';
 import type { EpisodeReplay } from '../../shared/api/contract.js';
 
@@ -21,10 +24,22 @@ export const LOSS_NONE = 0;
 export const LOSS_AVOIDABLE = 1;
 export const LOSS_UNAVOIDABLE = 2;
 
-export interface EpisodeData {
+/**
+ * An episode authenticated and decoded: plain data and typed arrays only,
+ * so that it crosses from a Web Worker to the page (episode-loader.ts) with
+ * its arrays transferred, not copied.
+ */
+export interface DecodedEpisode {
   readonly title: string;
-  readonly scenario: Scenario;
-  readonly record: RunRecord;
+  readonly scenarioId: string;
+  /** The scenario file's text and the seed: the references are computed from them on first use. */
+  readonly scenarioText: string;
+  readonly seed: string;
+  readonly terminationReason: string;
+  /** The map (walls, floor, exits). */
+  readonly grid: Grid;
+  /** The record's outcome per person: [outcome, step]. */
+  readonly outcomes: readonly (readonly [string, number])[];
   readonly frames: RecordFrames;
   /** dangerOnset[cell]: first snapshot at which the cell is within 0 < d <= 2 of the fire (until it burns). */
   readonly dangerOnset: Int32Array;
@@ -32,7 +47,9 @@ export interface EpisodeData {
   readonly loss: Uint8Array;
   /** Whether the score report's evidence was there to class losses. */
   readonly hasEvidence: boolean;
-  readonly start: EpisodeStart;
+}
+
+export interface EpisodeData extends DecodedEpisode {
   /** Per-person references (L_i, m*_i, D*_i), computed on first use: one backward pass for everyone. */
   references(): PersonReferences;
 }
@@ -43,7 +60,12 @@ export interface PersonReferences {
   readonly fewestDanger: Int32Array;
 }
 
-export type LoadedEpisode = { readonly ok: true; readonly data: EpisodeData } | { readonly ok: false; readonly stage: 'scenario' | 'record' | 'replay' | 'missing'; readonly message: string };
+export type EpisodeFailure = { readonly ok: false; readonly stage: 'scenario' | 'record' | 'replay' | 'missing'; readonly message: string };
+export type DecodedOrFailed = { readonly ok: true; readonly data: DecodedEpisode } | EpisodeFailure;
+export type LoadedEpisode = { readonly ok: true; readonly data: EpisodeData } | EpisodeFailure;
+
+/** What an episode is loaded from (the contract's episodes.replay answer). */
+export type EpisodeSource = Pick<EpisodeReplay, 'scenarioId' | 'scenarioText' | 'recordText' | 'evidence' | 'failure'>;
 
 interface EvidenceShape {
   trials?: { people?: { avoidable_casualty_ids?: string[]; avoidable_stranded_ids?: string[]; unavoidable_casualty_ids?: string[]; unavoidable_stranded_ids?: string[] } | null }[];
@@ -70,8 +92,8 @@ function messageOf(error: unknown): string {
   return error instanceof EmberError || error instanceof Error ? error.message : String(error);
 }
 
-/** Parses, authenticates and decodes one episode; never throws. */
-export function loadEpisode(replay: Pick<EpisodeReplay, 'scenarioId' | 'scenarioText' | 'recordText' | 'evidence' | 'failure'>): LoadedEpisode {
+/** Parses, authenticates and decodes one episode into plain data (the work of the episode worker); never throws. */
+export function decodeEpisode(replay: EpisodeSource): DecodedOrFailed {
   if (replay.recordText === null) {
     return { ok: false, stage: 'missing', message: replay.failure === null ? 'this episode has no run record' : `${replay.failure.kind}: ${replay.failure.message}` };
   }
@@ -97,27 +119,53 @@ export function loadEpisode(replay: Pick<EpisodeReplay, 'scenarioId' | 'scenario
     return { ok: false, stage: 'replay', message: messageOf(error) };
   }
   const { loss, hasEvidence } = lossClasses(replay.evidence, frames.people);
-  let refs: PersonReferences | null = null;
   return {
     ok: true,
     data: {
       title: scenario.title,
-      scenario,
-      record,
+      scenarioId: scenario.scenarioId,
+      scenarioText: replay.scenarioText,
+      seed: record.seed,
+      terminationReason: record.termination_reason,
+      grid: scenario.grid,
+      outcomes: record.outcomes,
       frames,
       dangerOnset: dangerZoneOnset(scenario.grid, start.fire),
       loss,
       hasEvidence,
-      start,
-      references() {
-        if (refs === null) {
-          const r = computeReferences(scenario.grid, start.fire, start.startCells);
-          refs = { earliest: r.earliestEvacuation, fewestMoves: r.fewestMoves, fewestDanger: r.fewestDangerStates };
-        }
-        return refs;
-      },
     },
   };
+}
+
+/** The decoded episode with its references on demand (from its scenario text and seed: the worker's objects do not cross). */
+export function episodeData(decoded: DecodedEpisode): EpisodeData {
+  let refs: PersonReferences | null = null;
+  return {
+    ...decoded,
+    references() {
+      if (refs === null) {
+        const scenario = parseScenarioText(decoded.scenarioText, `${decoded.scenarioId}.json`);
+        const start = prepareEpisode(scenario, decoded.seed);
+        const r = computeReferences(scenario.grid, start.fire, start.startCells);
+        refs = { earliest: r.earliestEvacuation, fewestMoves: r.fewestMoves, fewestDanger: r.fewestDangerStates };
+      }
+      return refs;
+    },
+  };
+}
+
+/** Parses, authenticates and decodes one episode in this thread; never throws. */
+export function loadEpisode(replay: EpisodeSource): LoadedEpisode {
+  const decoded = decodeEpisode(replay);
+  return decoded.ok ? { ok: true, data: episodeData(decoded.data) } : decoded;
+}
+
+/** The typed arrays of a decoded episode, to transfer rather than copy. */
+export function transferablesOf(decoded: DecodedEpisode): ArrayBuffer[] {
+  const { frames } = decoded;
+  const arrays = [frames.cells, frames.status, frames.burnStep, frames.blocked, frames.counts, decoded.dangerOnset, decoded.loss, decoded.grid.kinds];
+  // Each buffer once (a transfer list may not name one twice).
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
 /** A reference value for people: "none" when the person cannot escape. */
@@ -126,7 +174,7 @@ export function referenceText(value: number): string {
 }
 
 /** The step at which person i's outcome was decided, and the outcome. */
-export function outcomeOf(record: RunRecord, i: number): string {
-  const o = record.outcomes[i];
+export function outcomeOf(data: Pick<DecodedEpisode, 'outcomes'>, i: number): string {
+  const o = data.outcomes[i];
   return o === undefined ? 'unknown' : `${o[0]} at step ${o[1]}`;
 }

@@ -183,12 +183,12 @@ export class ReplayScene {
   /** Draws time `t` (fractional steps): people interpolated between snapshots floor(t) and floor(t)+1. */
   draw(t: number): void {
     const began = performance.now();
-    const { frames, scenario, dangerOnset, loss } = this.data;
+    const { frames, grid, dangerOnset, loss } = this.data;
     this.time = t;
     const s = Math.min(frames.steps, Math.floor(t + 1e-9));
     const f = s >= frames.steps ? 0 : t - s;
     if (s !== this.paintedStep) {
-      paintMap(this.mapLayer.image.data, scenario.grid, frames, dangerOnset, s, this.options.danger);
+      paintMap(this.mapLayer.image.data, grid, frames, dangerOnset, s, this.options.danger);
       this.mapLayer.ctx.putImageData(this.mapLayer.image, 0, 0);
       this.heatLayer.canvas.style.visibility = this.options.heat ? 'visible' : 'hidden';
       if (this.options.heat) {
