@@ -14,7 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, realpathSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
 import { trackPendingDirectory } from './files.js';
@@ -87,6 +87,17 @@ export async function writeFileSynced(path: string, data: Uint8Array | string): 
   const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
   try {
     await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Copies a file to a new path (never over an existing one) and makes the copy durable, like writeFileSynced. */
+export async function copyFileSynced(from: string, to: string): Promise<void> {
+  await copyFile(from, to, constants.COPYFILE_EXCL);
+  const handle = await open(to, constants.O_RDONLY);
+  try {
     await handle.sync();
   } finally {
     await handle.close();

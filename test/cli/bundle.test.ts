@@ -1,12 +1,15 @@
 // `bundle create` and `bundle verify` as processes: an official bundle of two
 // baselines on the tiny suite, byte-identical to the single commands'
 // files, and every kind of tampering named.
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../src/core/eval/manifest.js';
 import { buildOperationalRecord, operationalRecordText } from '../../src/core/scoring/operational.js';
+import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
+import { createBundle, verifyBundle } from '../../src/node/bundle/bundle.js';
 import { buildPack } from '../../src/node/pack.js';
 import { buildTinyResult, TINY_SUITE } from '../eval/kit.js';
 import { jsonError, runCli } from './run-cli.js';
@@ -122,6 +125,37 @@ describe('bundle verify', () => {
     writeFileSync(indexPath, JSON.stringify(index) + '\n');
     const answer = jsonError(runCli(['bundle', 'verify', swapped, '--json']).stderr);
     expect(answer).toMatchObject({ exit_code: 5, message: expect.stringMatching(/model-2\/score\.json: does not match/) });
+  });
+});
+
+describe('a bundle of results read by streaming (files larger than a string can hold)', () => {
+  it('creates the same bundle, byte for byte, copying each result as it is; verifies it streamed; names a changed result', async () => {
+    const streamed = join(scratch, 'bundle-streamed');
+    await createBundle({ packDir: pack, resultPaths: [congestion, greedy, greedy2], operationalPaths: [], resamples: Number(RESAMPLES), out: streamed, streamAbove: 0 });
+    const files = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => !lstatSync(join(dir, f)).isDirectory()).sort();
+    expect(files(streamed)).toEqual(files(bundle));
+    for (const file of files(bundle)) expect(readFileSync(join(streamed, file)).equals(readFileSync(join(bundle, file))), file).toBe(true);
+
+    expect(verifyBundle(streamed, 0).files).toBe(files(bundle).length);
+    // A result edited consistently with the index (its digest updated): only the streamed replay of it can tell.
+    const edited = copyOfBundle('streamed-edited');
+    const resultPath = join(edited, 'model-2', 'trial-1.result.json');
+    const text = readFileSync(resultPath, 'utf8').replace(/"evacuated":(\d+)/, (_m, n: string) => `"evacuated":${Number(n) + 1}`);
+    writeFileSync(resultPath, text);
+    const indexPath = join(edited, 'bundle.json');
+    const index = JSON.parse(readFileSync(indexPath, 'utf8')) as { files: { file: string; sha256: string }[] };
+    index.files.find((f) => f.file === 'model-2/trial-1.result.json')!.sha256 = createHash('sha256').update(text).digest('hex');
+    writeFileSync(indexPath, canonicalJson(index as unknown as JsonValue) + '\n');
+    const refusal = (streamAbove?: number): string => {
+      try {
+        verifyBundle(edited, streamAbove);
+        return 'verified';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal(0)).toMatch(/trial-1\.result\.json/);
+    expect(refusal(0)).toBe(refusal());
   });
 });
 

@@ -6,9 +6,10 @@
  * results and requires every byte to be the same.
  */
 
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { BUNDLE_PACK_DIR, BUNDLE_VERSION, modelDir, type BundleIndex, type BundleModel } from '../../core/bundle/bundle-index.js';
 import { fieldError } from '../../core/errors.js';
-import type { AuthenticatedResult } from '../../core/eval/authenticate.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { EnvironmentPack } from '../../core/pack/pack.js';
 import { compareReports, comparisonText } from '../../core/scoring/compare.js';
@@ -16,44 +17,93 @@ import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
 import { scoreReportDigest, scoreReportText } from '../../core/scoring/report.js';
 import { summaryText } from '../../core/scoring/summary.js';
-import { aggregateStatistics, statisticsSubject, statisticsText } from '../../core/stats/aggregate.js';
+import { aggregateStatistics, statisticsSubject, statisticsText, type StatisticsSubject } from '../../core/stats/aggregate.js';
+import type { ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { DEFAULT_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { comparisonSummary } from '../../core/scoring/compare.js';
-import { authenticateAgainst, scoreAuthenticated } from '../workflows/score.js';
+import { authenticateAgainst, scoreAuthenticated, streamedTrial } from '../workflows/score.js';
 
 export interface BundleInput {
   readonly pack: EnvironmentPack;
   /** The pack directory's files, by bundle-relative path under pack/ (pack.json, manifest.json, suite/...). */
   readonly packFiles: ReadonlyMap<string, Uint8Array>;
-  /** Result texts with the names messages use; grouped by model in order of first appearance. */
-  readonly results: readonly { readonly text: string; readonly source: string }[];
+  /** The results with the names messages use; grouped by model in order of first appearance. */
+  readonly results: readonly BundleResult[];
   /** Operational records (at most one per model), with their names. */
   readonly operational: readonly { readonly text: string; readonly source: string }[];
   readonly resamples: number;
 }
 
+/**
+ * A result for the bundle: its text, read whole; or, for a file too large
+ * for one string, its path: it is authenticated and scored by streaming and
+ * copied into the bundle as it is.
+ */
+export type BundleResult = { readonly source: string; readonly text: string } | { readonly source: string; readonly path: string };
+
+/** A file on disk that goes into the bundle as it is, with the sha256 of its bytes. */
+export interface FileCopy {
+  readonly path: string;
+  readonly sha256: string;
+}
+
+/** A bundle file: its bytes, or a file to copy. */
+export type BundleFile = Uint8Array | FileCopy;
+
 export interface BundleContent {
   readonly index: BundleIndex;
   /** Every file but bundle.json, by bundle-relative path. */
-  readonly files: ReadonlyMap<string, Uint8Array>;
+  readonly files: ReadonlyMap<string, BundleFile>;
+  /** Each result's fileDigest (its text's, as authenticated) by bundle-relative path: a reader of its episodes checks it. */
+  readonly resultDigests: ReadonlyMap<string, string>;
 }
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
+/** The sha256 of a file's bytes, read in chunks (a file of any size). */
+export function fileSha256(path: string): string {
+  const hash = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(8 << 20);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+interface ModelTrial {
+  readonly trial: ScoringTrial;
+  readonly subject: StatisticsSubject;
+  readonly file: BundleFile;
+  readonly source: string;
+}
+
 interface ModelGroup {
   readonly modelId: string;
-  readonly trials: { readonly auth: AuthenticatedResult; readonly text: string; readonly source: string }[];
+  readonly trials: ModelTrial[];
 }
 
 function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): ModelGroup[] {
   if (results.length === 0) throw fieldError('results', 'give at least one evaluation result');
   const groups: ModelGroup[] = [];
-  for (const { text, source } of results) {
-    const auth = authenticateAgainst(pack.suite, pack, text, source);
-    const modelId = auth.result.model_id;
+  const groupOf = (modelId: string): ModelGroup => {
     let group = groups.find((g) => g.modelId === modelId);
     if (group === undefined) groups.push((group = { modelId, trials: [] }));
-    group.trials.push({ auth, text, source });
+    return group;
+  };
+  for (const result of results) {
+    const { source } = result;
+    if ('text' in result) {
+      const auth = authenticateAgainst(pack.suite, pack, result.text, source);
+      groupOf(auth.result.model_id).trials.push({ trial: auth, subject: statisticsSubject(auth), file: utf8(result.text), source });
+      continue;
+    }
+    // Its trial number within its model is known from its head, before its episodes are evaluated.
+    let group: ModelGroup | undefined;
+    const streamed = streamedTrial(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
+    group!.trials.push({ trial: streamed.trial, subject: streamed.subject, file: { path: result.path, sha256: fileSha256(result.path) }, source });
   }
   if (groups.length > 2) {
     throw fieldError('results', `the results are of ${groups.length} models (${groups.map((g) => JSON.stringify(g.modelId)).join(', ')}); a bundle holds one model, or two to compare`);
@@ -64,7 +114,7 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
 /** Builds the whole bundle content; throws (exit 3/5) when any input does not authenticate. */
 export function bundleContent(input: BundleInput): BundleContent {
   const { pack } = input;
-  const files = new Map<string, Uint8Array>();
+  const files = new Map<string, BundleFile>();
   for (const [path, bytes] of input.packFiles) files.set(`${BUNDLE_PACK_DIR}/${path}`, bytes);
 
   const groups = groupByModel(pack, input.results);
@@ -79,16 +129,18 @@ export function bundleContent(input: BundleInput): BundleContent {
   }
 
   const reports: string[] = [];
+  const resultDigests = new Map<string, string>();
   const models = groups.map((group, position): BundleModel => {
     const dir = modelDir(position);
     group.trials.forEach((t, k) => {
-      files.set(`${dir}/trial-${k + 1}.result.json`, utf8(t.text));
-      files.set(`${dir}/statistics-${k + 1}.json`, utf8(statisticsText(aggregateStatistics(statisticsSubject(t.auth), input.resamples))));
+      files.set(`${dir}/trial-${k + 1}.result.json`, t.file);
+      resultDigests.set(`${dir}/trial-${k + 1}.result.json`, t.trial.digest);
+      files.set(`${dir}/statistics-${k + 1}.json`, utf8(statisticsText(aggregateStatistics(t.subject, input.resamples))));
     });
     const report = scoreAuthenticated({
       suite: pack.suite,
       pack,
-      trials: group.trials.map((t) => t.auth),
+      trials: group.trials.map((t) => t.trial),
       results: group.trials.map((t) => ({ source: t.source })),
       resamples: input.resamples,
     });
@@ -125,9 +177,13 @@ export function bundleContent(input: BundleInput): BundleContent {
     manifest_hash: pack.manifestHash,
     models,
     comparison_outcome: outcome,
-    files: [...files.keys()].sort().map((file) => ({ file, sha256: sha256Hex(files.get(file)!) })),
+    files: [...files.keys()].sort().map((file) => ({ file, sha256: digestOf(files.get(file)!) })),
   };
-  return { index, files };
+  return { index, files, resultDigests };
+}
+
+function digestOf(file: BundleFile): string {
+  return file instanceof Uint8Array ? sha256Hex(file) : file.sha256;
 }
 
 export { DEFAULT_RESAMPLES as DEFAULT_BUNDLE_RESAMPLES };

@@ -6,16 +6,15 @@
  * and results and compared byte for byte.
  */
 
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BUNDLE_INDEX_FILE, BUNDLE_PACK_DIR, bundleIndexText, parseBundleIndexText, type BundleIndex } from '../../core/bundle/bundle-index.js';
 import { MismatchError, ValidationError } from '../../core/errors.js';
-import { sha256Hex } from '../../core/hash.js';
-import { readBytesInput, readTextInput } from '../inputs.js';
-import { checkOutputDirectory, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
+import { inputFileSize, MAX_TEXT_INPUT_BYTES, readBytesInput, readTextInput } from '../inputs.js';
+import { checkOutputDirectory, copyFileSynced, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
 import { loadPack } from '../pack.js';
-import { bundleContent, type BundleContent } from './bundle-content.js';
+import { bundleContent, fileSha256, type BundleContent, type BundleResult } from './bundle-content.js';
 
 const BUNDLE_OUTPUT = { what: 'official bundle', existsNote: 'a bundle is always written into a new directory' } as const;
 
@@ -43,6 +42,15 @@ export interface CreateBundleOptions {
   readonly operationalPaths: readonly string[];
   readonly resamples: number;
   readonly out: string;
+  /** A result larger than this many bytes is streamed and copied (default MAX_TEXT_INPUT_BYTES, the most read as one text; tests set 0). */
+  readonly streamAbove?: number;
+}
+
+/** A result file for the bundle: read whole when it fits in one string, else streamed and copied as it is. */
+function bundleResult(path: string, streamAbove = MAX_TEXT_INPUT_BYTES): BundleResult {
+  const size = inputFileSize(path, 'evaluation result');
+  if (size !== undefined && size > Math.min(streamAbove, MAX_TEXT_INPUT_BYTES)) return { path, source: path };
+  return { text: readTextInput(path, 'evaluation result'), source: path };
 }
 
 /** Scores (and compares, for two models) the results against the pack and writes the bundle. */
@@ -50,7 +58,7 @@ export async function createBundle(opts: CreateBundleOptions): Promise<BundleInd
   const out = stripTrailingSeparators(opts.out);
   const pack = loadPack(opts.packDir);
   const packFiles = readPackFiles(opts.packDir);
-  const results = opts.resultPaths.map((path) => ({ text: readTextInput(path, 'evaluation result'), source: path }));
+  const results = opts.resultPaths.map((path) => bundleResult(path, opts.streamAbove));
   const operational = opts.operationalPaths.map((path) => ({ text: readTextInput(path, 'operational record'), source: path }));
   checkOutputDirectory(out, BUNDLE_OUTPUT, [{ dir: opts.packDir, label: 'pack directory' }]);
   const content = bundleContent({ pack, packFiles, results, operational, resamples: opts.resamples });
@@ -64,7 +72,10 @@ export async function writeBundleDirectory(out: string, content: BundleContent):
     for (const path of [...content.files.keys()].sort()) {
       const full = join(temp, ...path.split('/'));
       await mkdir(dirname(full), { recursive: true });
-      await writeFileSynced(full, content.files.get(path)!);
+      const file = content.files.get(path)!;
+      // A result too large for one string is copied as it is; the read-back below checks its digest.
+      if (file instanceof Uint8Array) await writeFileSynced(full, file);
+      else await copyFileSynced(file.path, full);
     }
     await writeFileSynced(join(temp, BUNDLE_INDEX_FILE), bundleIndexText(content.index));
     checkFileList(temp, content.index);
@@ -81,7 +92,7 @@ function checkFileList(dir: string, index: BundleIndex): void {
   const presentSet = new Set(present);
   for (const { file, sha256 } of index.files) {
     if (!presentSet.has(file)) throw new ValidationError(`${join(dir, file)}: missing (listed in ${BUNDLE_INDEX_FILE})`);
-    const actual = sha256Hex(readFileSync(join(dir, file)));
+    const actual = fileSha256(join(dir, file));
     if (actual !== sha256) throw new ValidationError(`${join(dir, file)}: changed (sha256 ${actual}, ${BUNDLE_INDEX_FILE} says ${sha256})`);
   }
 }
@@ -89,15 +100,18 @@ function checkFileList(dir: string, index: BundleIndex): void {
 export interface VerifiedBundle {
   readonly index: BundleIndex;
   readonly files: number;
+  /** Each result's fileDigest by bundle-relative path (resultFileEpisodeTexts reads its episodes against it). */
+  readonly resultDigests: ReadonlyMap<string, string>;
 }
 
 /**
  * Authenticates a bundle from disk: the index, the file list and digests
  * (exit 3, naming the file), the pack, every result replayed, and every
  * score report, summary, statistics file and comparison recomputed and
- * compared byte for byte (exit 5 naming the file).
+ * compared byte for byte (exit 5 naming the file). A result larger than
+ * `streamAbove` bytes (default: what fits in one string) is streamed.
  */
-export function verifyBundle(dirArg: string): VerifiedBundle {
+export function verifyBundle(dirArg: string, streamAbove?: number): VerifiedBundle {
   const dir = stripTrailingSeparators(dirArg);
   let isDir = false;
   try {
@@ -120,7 +134,7 @@ export function verifyBundle(dirArg: string): VerifiedBundle {
   const content = bundleContent({
     pack,
     packFiles: readPackFiles(packDir),
-    results: results.map((file) => ({ text: readTextInput(join(dir, file), 'evaluation result'), source: join(dir, file) })),
+    results: results.map((file) => bundleResult(join(dir, file), streamAbove)),
     operational: operational.map((file) => ({ text: readTextInput(join(dir, file), 'operational record'), source: join(dir, file) })),
     resamples: resamplesOf(dir, index),
   });
@@ -132,7 +146,7 @@ export function verifyBundle(dirArg: string): VerifiedBundle {
   if (bundleIndexText(content.index) !== bundleIndexText(index)) {
     throw new MismatchError(`${indexPath}: does not match the index recomputed from the bundle's pack and results`);
   }
-  return { index, files: index.files.length + 1 };
+  return { index, files: index.files.length + 1, resultDigests: content.resultDigests };
 }
 
 /** The resamples the bundle was made with, read from its first score report (every artifact in it uses the same). */

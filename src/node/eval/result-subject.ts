@@ -11,7 +11,7 @@ import { authenticateResult } from '../../core/eval/authenticate.js';
 import { statisticsSubject, type CommittedEpisode, type StatisticsSubject } from '../../core/stats/aggregate.js';
 import type { Suite } from '../../core/world/suite.js';
 import { inputFileSize, MAX_TEXT_INPUT_BYTES, readTextInput } from '../inputs.js';
-import { authenticateResultFile } from './result-reader.js';
+import { authenticateResultFile, type StreamedResult } from './result-reader.js';
 
 /** `streamAbove`: the size in bytes beyond which the file is streamed (at most MAX_TEXT_INPUT_BYTES; tests set 0). */
 export function statisticsSubjectOfFile(path: string, suite: Suite, streamAbove: number = MAX_TEXT_INPUT_BYTES): StatisticsSubject {
@@ -21,6 +21,11 @@ export function statisticsSubjectOfFile(path: string, suite: Suite, streamAbove:
   }
   const committed: CommittedEpisode[] = [];
   const streamed = authenticateResultFile(path, path, suite, { onEpisode: (e) => committed.push({ index: e.index, metrics: e.metrics }) });
+  return streamedSubject(streamed, committed);
+}
+
+/** The subject of a streamed result whose committed episodes' metrics were kept as they went by. */
+export function streamedSubject(streamed: StreamedResult, committed: readonly CommittedEpisode[]): StatisticsSubject {
   return {
     modelId: streamed.modelId,
     manifestHash: streamed.manifestHash,

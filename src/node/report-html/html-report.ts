@@ -17,7 +17,9 @@ import type { ComparisonArtifact } from '../../core/scoring/compare.js';
 import { COMPONENTS } from '../../core/scoring/evidence.js';
 import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
-import { parseResultText } from '../../core/eval/result.js';
+import { readResultEpisode, type ResultEpisode } from '../../core/eval/result.js';
+import { parseJsonInput } from '../../core/json/strict-parse.js';
+import { resultFileEpisodeTexts } from '../eval/result-reader.js';
 import { Rational } from '../../core/stats/rational.js';
 import { loadPack } from '../pack.js';
 import { verifyBundle } from '../bundle/bundle.js';
@@ -120,11 +122,27 @@ function defaultEpisodes(report: ScoreReport): number[] {
     .sort((a, b) => a - b);
 }
 
+/**
+ * The picked episodes of a verified result, read one at a time (a result of
+ * any size): only their text is parsed. The file must still have the digest
+ * it was verified with (else OutputError).
+ */
+function pickedEpisodes(path: string, digest: string, picked: readonly number[], source: string): Map<number, ResultEpisode> {
+  const wanted = new Set(picked);
+  const episodes = new Map<number, ResultEpisode>();
+  for (const text of resultFileEpisodeTexts(path, digest)) {
+    // Canonical JSON: an episode's first key is its index.
+    const index = Number(/^\{"index":(\d+),/.exec(text)?.[1]);
+    if (wanted.has(index)) episodes.set(index, readResultEpisode(parseJsonInput(text, source), source, `episode ${index}`));
+  }
+  return episodes;
+}
+
 const b64 = (array: ArrayBufferView): string => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 
 /** Renders the report of a bundle folder (verified first: exit 3/5 when it does not verify). */
 export function renderHtmlReport(bundleDir: string, opts: HtmlReportOptions = {}): string {
-  const { index } = verifyBundle(bundleDir);
+  const { index, resultDigests } = verifyBundle(bundleDir);
   const reports = index.models.map((m) => readJson<ScoreReport>(bundleDir, `${m.dir}/score.json`));
   const comparison = index.comparison_outcome === null ? null : readJson<ComparisonArtifact>(bundleDir, 'comparison.json');
   const scheduled = new Set(reports[0]!.episodes.map((e) => e.index));
@@ -137,9 +155,10 @@ export function renderHtmlReport(bundleDir: string, opts: HtmlReportOptions = {}
   const replays: unknown[] = [];
   const replayHtml: string[] = [];
   index.models.forEach((m, position) => {
-    const result = parseResultText(readFileSync(join(bundleDir, m.dir, 'trial-1.result.json'), 'utf8'), `${m.dir}/trial-1.result.json`);
+    const file = `${m.dir}/trial-1.result.json`;
+    const episodes = pickedEpisodes(join(bundleDir, file), resultDigests.get(file)!, picked, file);
     for (const e of picked) {
-      const episode = result.episodes.find((x) => x.index === e);
+      const episode = episodes.get(e);
       const job = pack.manifest.episodes[e]!;
       if (episode === undefined) {
         replayHtml.push(`<div class="replay"><b>${escapeHtml(m.model_id)}</b>, episode ${e} (${escapeHtml(job.scenario_id)}): no run record (the episode failed).</div>`);

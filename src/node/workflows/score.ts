@@ -21,9 +21,11 @@ import { checkEpisodeAgainstPack, checkManifestAgainstPack, checkMaxEvacuatedAga
 import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
 import { evaluateEpisode, type EvaluatedEpisode, type EvaluatedTrial, type ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { summaryText } from '../../core/scoring/summary.js';
+import type { CommittedEpisode, StatisticsSubject } from '../../core/stats/aggregate.js';
 import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
-import { authenticateResultFile } from '../eval/result-reader.js';
+import { authenticateResultFile, type StreamedHead } from '../eval/result-reader.js';
+import { streamedSubject } from '../eval/result-subject.js';
 import { inputFileSize, loadSuiteDir, MAX_TEXT_INPUT_BYTES, readTextInput } from '../inputs.js';
 import { loadPack } from '../pack.js';
 
@@ -153,7 +155,7 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
 
   const trials = resultPaths.map((path, k): ScoringTrial => {
     const text = texts[k]!;
-    return text === null ? streamedTrial(suite, pack, path, k) : authenticateAgainst(suite, pack, text, path);
+    return text === null ? streamedTrial(suite, pack, path, k).trial : authenticateAgainst(suite, pack, text, path);
   });
   const report = scoreAuthenticated({ suite, pack, packSource: target.dir, trials, results: resultPaths.map((source) => ({ source })), failures, resamples: opts.resamples });
   const text = scoreReportText(report);
@@ -161,32 +163,48 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
   return { report, text, digest: scoreReportDigest(text), summary: summaryText(report) };
 }
 
+/** A result file read once by streaming, for scoring and for statistics. */
+export interface StreamedTrial {
+  readonly trial: EvaluatedTrial;
+  /** The statistics subject: each committed episode's index and metrics. */
+  readonly subject: StatisticsSubject;
+}
+
 /**
- * Trial number `trial` from a result file read by streaming: authenticated
- * episode by episode (result-reader.ts), each checked against the pack and
- * evaluated at once, its record then dropped, so memory stays bounded by the
- * largest episode whatever the file's size. The report is the same, byte
- * for byte, as from the whole text (scored-trials.ts). Errors are those of
- * the whole-text path; a file with several problems may name another first.
+ * A trial from a result file read by streaming: authenticated episode by
+ * episode (result-reader.ts), each checked against the pack and evaluated
+ * at once, its record then dropped, so memory stays bounded by the largest
+ * episode whatever the file's size. `trial` is its trial number, or a
+ * function that tells it from the result's head (its model ID). The report
+ * is the same, byte for byte, as from the whole text (scored-trials.ts).
+ * Errors are those of the whole-text path; a file with several problems may
+ * name another first.
  */
-export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number): EvaluatedTrial {
+export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): StreamedTrial {
   const evaluated = new Map<number, EvaluatedEpisode>();
+  const committed: CommittedEpisode[] = [];
+  let number = typeof trial === 'number' ? trial : -1;
   const streamed = authenticateResultFile(path, path, suite, {
     onHead: (head) => {
       if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, path);
+      if (typeof trial === 'function') number = trial(head);
     },
     onEpisode: (episode) => {
       if (pack !== null) checkEpisodeAgainstPack(pack, episode, path);
-      evaluated.set(episode.index, evaluateEpisode(trial, episode, path));
+      evaluated.set(episode.index, evaluateEpisode(number, episode, path));
+      committed.push({ index: episode.index, metrics: episode.metrics });
     },
   });
   return {
-    modelId: streamed.modelId,
-    manifest: streamed.manifest,
-    manifestHash: streamed.manifestHash,
-    digest: streamed.digest,
-    scheduledEpisodes: streamed.scheduledEpisodes,
-    failures: streamed.failures,
-    evaluated,
+    trial: {
+      modelId: streamed.modelId,
+      manifest: streamed.manifest,
+      manifestHash: streamed.manifestHash,
+      digest: streamed.digest,
+      scheduledEpisodes: streamed.scheduledEpisodes,
+      failures: streamed.failures,
+      evaluated,
+    },
+    subject: streamedSubject(streamed, committed),
   };
 }
