@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- big-result` (issue 12): an evaluation result of more than
- * 1 GB written, resumed after kill -9, verified and scored, each step as its own
+ * 1 GB written, resumed after kill -9, verified, scored and bundled, each step as its own
  * `emberbench` process whose peak resident memory is read from the kernel
  * (/proc/PID/status VmHWM, sampled until it exits).
  *
@@ -12,7 +12,7 @@
  * EMBER_BIG_STEPS, EMBER_BIG_SCENARIOS, EMBER_BIG_SEEDS (defaults: a result
  * of about 1.2 GB). Verify runs twice: as is, and with a V8 heap capped at
  * 256 MiB, which only a reader bounded by the largest episode gets through;
- * `score` then runs with the same cap.
+ * `score`, `bundle create` and `bundle verify` then run with the same cap.
  */
 
 import { spawn } from 'node:child_process';
@@ -121,6 +121,14 @@ export async function benchBigResult(): Promise<Figure[]> {
     const scoreArgs = ['score', '--suite', suiteDir, '--result', out, '--resamples', '100', '--out', join(dir, 'score.json'), '--json'];
     const scored = await cli(scoreArgs, undefined, ['--max-old-space-size=256']);
     expectExit('score with a 256 MiB heap', scored, 0);
+    // An official bundle of it (the result streamed, scored, measured and copied), then verified: the same heap cap.
+    const packDir = join(dir, 'pack');
+    expectExit('pack build', await cli(['pack', 'build', '--suite', suiteDir, '--manifest', manifest, '--out', packDir]), 0);
+    const bundleDir = join(dir, 'bundle');
+    const bundled = await cli(['bundle', 'create', '--pack', packDir, '--result', out, '--resamples', '100', '--out', bundleDir, '--json'], undefined, ['--max-old-space-size=256']);
+    expectExit('bundle create with a 256 MiB heap', bundled, 0);
+    const bundleVerified = await cli(['bundle', 'verify', bundleDir, '--json'], undefined, ['--max-old-space-size=256']);
+    expectExit('bundle verify with a 256 MiB heap', bundleVerified, 0);
     const note = `${scenarios * seeds} episodes of ${people} people x ${steps} steps`;
     return [
       { name: `result size (${note})`, value: bytes / MiB, unit: 'MiB' },
@@ -134,6 +142,10 @@ export async function benchBigResult(): Promise<Figure[]> {
       { name: 'evaluation verify, V8 heap capped at 256 MiB: peak resident memory', value: capped.peakMiB, unit: 'MiB' },
       { name: 'score, V8 heap capped at 256 MiB (wall)', value: scored.seconds, unit: 's' },
       { name: 'score, V8 heap capped at 256 MiB: peak resident memory', value: scored.peakMiB, unit: 'MiB' },
+      { name: 'bundle create, V8 heap capped at 256 MiB (wall)', value: bundled.seconds, unit: 's' },
+      { name: 'bundle create, V8 heap capped at 256 MiB: peak resident memory', value: bundled.peakMiB, unit: 'MiB' },
+      { name: 'bundle verify, V8 heap capped at 256 MiB (wall)', value: bundleVerified.seconds, unit: 's' },
+      { name: 'bundle verify, V8 heap capped at 256 MiB: peak resident memory', value: bundleVerified.peakMiB, unit: 'MiB' },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  *
  *   npm run bench               every section
  *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, page, stress, replay, big-result)
- *   (big-result, a result of more than 1 GB run, killed, resumed, verified and scored, runs only when named)
+ *   (big-result, a result of more than 1 GB run, killed, resumed, verified, scored and bundled, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 
@@ -27,7 +27,7 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', async () => (await import('./stress.js')).benchStress()],
   replay: ['The workbench replay (pixi.js in headless Chromium)', async () => (await import('./replay.js')).benchReplay()],
   'big-result': [
-    'A result of more than 1 GB: written, killed with -9, resumed, verified and scored (each its own process)',
+    'A result of more than 1 GB: written, killed with -9, resumed, verified, scored and bundled (each its own process)',
     async () => (await import('./big-result.js')).benchBigResult(),
   ],
 };
