@@ -38,8 +38,9 @@ import { Rational, mean } from '../stats/rational.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import type { Suite } from '../world/suite.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
+import { congestionOf, countsOf, totalsOf } from './report-tallies.js';
 import { mergeFailures, scheduledEpisodeEvidence, trialEpisodes, trialHead, type ScoringTrial, type TrialEpisodes } from './scored-trials.js';
-import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS, type ComponentName, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
+import { COMPONENTS, type ComponentName, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
 
 export const SCORING_VERSION: string = BENCHMARK_VERSIONS.scoring_version;
 export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
@@ -144,11 +145,6 @@ export interface CongestionDiagnostics {
 
 const fraction = (r: Rational | null): string | null => (r === null ? null : r.toFraction());
 
-/** Trials with an authenticated applicable result: the population of totals, severe counts and diagnostics. */
-function authenticatedApplicable(episodes: readonly EpisodeEvidence[]): EpisodeTrialEvidence[] {
-  return episodes.filter((e) => e.applicable).flatMap((e) => e.trials.filter((t) => t.status === 'scored' || t.status === 'catastrophic'));
-}
-
 /** The hierarchy of a per-trial value: each applicable episode's mean over the trials that define it. */
 function hierarchyOf(episodes: readonly EpisodeEvidence[], value: (t: EpisodeTrialEvidence) => string | null): { h: Hierarchy; defined: number } {
   let defined = 0;
@@ -204,89 +200,6 @@ function tailOf(h: Hierarchy, order: readonly string[]): ScoreReport['tail'] {
     p10_episode: quantile(episodeScores, Rational.of(1n, 10n)).toFraction(),
     cvar10: mean(lowest.slice(0, count)).toFraction(),
     cvar10_episodes: count,
-  };
-}
-
-const PEOPLE_KEYS = ['escapable', 'evacuated', 'avoidable_casualties', 'avoidable_stranded', 'unavoidable_losses'] as const;
-const ZERO_TOTALS: PeopleTotals = { escapable: 0, evacuated: 0, avoidable_casualties: 0, avoidable_stranded: 0, unavoidable_losses: 0 };
-
-function plus(a: PeopleTotals, b: PeopleTotals): PeopleTotals {
-  return Object.fromEntries(PEOPLE_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as PeopleTotals;
-}
-
-function peopleOf(t: EpisodeTrialEvidence): PeopleTotals {
-  const p = t.people!;
-  return {
-    escapable: t.references!.max_evacuated,
-    evacuated: p.evacuated,
-    avoidable_casualties: p.avoidable_casualties,
-    avoidable_stranded: p.avoidable_stranded,
-    unavoidable_losses: p.unavoidable_casualty_ids.length + p.unavoidable_stranded_ids.length,
-  };
-}
-
-function totalsOf(episodes: readonly EpisodeEvidence[], trials: number): ScoreReport['totals'] {
-  const byTrial = Array.from({ length: trials }, () => ZERO_TOTALS);
-  for (const t of authenticatedApplicable(episodes)) byTrial[t.trial] = plus(byTrial[t.trial]!, peopleOf(t));
-  const all = byTrial.reduce(plus, ZERO_TOTALS);
-  const perTrial = Object.fromEntries(PEOPLE_KEYS.map((k) => [k, Rational.of(all[k], trials).toFraction()])) as unknown as PeopleTotalsPerTrial;
-  return { all, per_trial: perTrial, by_trial: byTrial };
-}
-
-function congestionOf(episodes: readonly EpisodeEvidence[], trials: number): CongestionDiagnostics {
-  let attempted = 0;
-  let blocked = 0;
-  let contested = 0;
-  let hotspots = 0;
-  let peak = 0;
-  let evacuations = 0;
-  let windows = 0;
-  for (const t of authenticatedApplicable(episodes)) {
-    const c = t.congestion!;
-    attempted += c.moves_attempted;
-    blocked += c.blocked_moves;
-    contested += c.contested_cell_steps;
-    hotspots += c.hotspot_cells;
-    peak = Math.max(peak, c.peak_contested_cells);
-    evacuations += c.exit_evacuations;
-    windows += c.exit_window_steps;
-  }
-  return {
-    moves_attempted: attempted,
-    blocked_moves: blocked,
-    block_rate: attempted === 0 ? null : Rational.of(blocked, attempted).toFraction(),
-    contested_cell_steps: contested,
-    contested_cell_steps_per_trial: Rational.of(contested, trials).toFraction(),
-    hotspot_cells: hotspots,
-    hotspot_cells_per_trial: Rational.of(hotspots, trials).toFraction(),
-    peak_contested_cells: peak,
-    exit_throughput: windows === 0 ? null : Rational.of(evacuations, windows).toFraction(),
-  };
-}
-
-function countsOf(episodes: readonly EpisodeEvidence[]): Pick<ScoreReport, 'episode_trials' | 'zero_score' | 'robustness'> {
-  const all = episodes.flatMap((e) => e.trials);
-  const applicable = episodes.filter((e) => e.applicable).flatMap((e) => e.trials);
-  const status = (s: EpisodeTrialEvidence['status']) => applicable.filter((t) => t.status === s).length;
-  const failures = Object.fromEntries(
-    EPISODE_FAILURE_KINDS.map((kind) => [kind, applicable.filter((t) => t.status === 'failed' && t.failure!.kind === kind).length]),
-  ) as { [K in EpisodeFailureKind]: number };
-  const catastrophic = status('catastrophic');
-  const failed = status('failed');
-  const severe = Object.fromEntries(
-    QUALITY_COMPONENTS.map((k) => [k, authenticatedApplicable(episodes).filter((t) => t.breakdown!.severe.includes(k)).length]),
-  ) as { [K in QualityComponentName]: number };
-  return {
-    episode_trials: {
-      total: all.length,
-      applicable: applicable.length,
-      not_applicable: all.length - applicable.length,
-      scored: status('scored'),
-      catastrophic,
-      failed,
-    },
-    zero_score: { catastrophic, ...failures, total: catastrophic + failed },
-    robustness: { severe_episode_trials: severe },
   };
 }
 
