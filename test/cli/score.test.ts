@@ -10,6 +10,7 @@ import { manifestText } from '../../src/core/eval/manifest.js';
 import type { EvaluationResult } from '../../src/core/eval/result.js';
 import { fileDigest } from '../../src/core/hash.js';
 import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js';
+import { buildOperationalRecord, operationalRecordText } from '../../src/core/scoring/operational.js';
 import { parseScoreReportText } from '../../src/core/scoring/report-reader.js';
 import { scoringTable } from '../../src/core/scoring/scoring-table.js';
 import { summaryText } from '../../src/core/scoring/summary.js';
@@ -192,6 +193,17 @@ describe('score', () => {
     const suite = fixtureSuite(SPECS, 'score-cli');
     const other = write('other-manifest.json', (await runTrial(suite, manifestOf(suite, ['5']), 'model-x', fireAware)).text);
     expect((await cli(['score', '--pack', packDir, '--result', other, '--out', out()])).code).toBe(5);
+  });
+
+  it('--operational: a record of another model than the results is exit 3 (the results\' model read from their end)', async () => {
+    const base = { providerId: 'local', inferenceConfigDigest: 'c'.repeat(64), trials: 1, episodes: 8, latencySeconds: '1.5', inputTokens: 0, outputTokens: 0, cost: null, retries: 0, timeouts: 0, isolation: 'none' as const };
+    const mine = write('model-x.operational.json', operationalRecordText(buildOperationalRecord({ ...base, modelId: 'model-x' })));
+    const theirs = write('model-z.operational.json', operationalRecordText(buildOperationalRecord({ ...base, modelId: 'model-z' })));
+    const ok = await cli(['score', '--suite', suiteDir, '--result', trial0, '--operational', mine, '--resamples', '50', '--out', out(), '--json']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const refused = await cli(['score', '--suite', suiteDir, '--result', trial0, '--operational', theirs, '--out', out(), '--json']);
+    expect([refused.code, jsonError(refused.stderr).message]).toEqual([3, expect.stringContaining('the operational record is for model "model-z", the results for "model-x"')]);
   });
 
   it('runs as a process and prints the summary', () => {

@@ -21,17 +21,36 @@ import { scoringTable } from '../../core/scoring/scoring-table.js';
 import { checkTrialRecords } from '../../core/llm/trials.js';
 import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import { isolationLines, overallIsolation, type TrialIsolation } from '../../core/scoring/isolation.js';
-import { readTextInput } from '../../node/inputs.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { inputFileSize, readTextInput } from '../../node/inputs.js';
 import { scoreResultFiles, type ScoreTarget } from '../../node/workflows/score.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, resamplesArgument, suiteDirArgument } from '../options.js';
 
-/** The results' model ID as written (authentication, later, checks everything else). */
+/** The longest tail that can hold a canonical result's last key: `"model_id":` and a model ID of at most 256 characters, escaped. */
+const MODEL_ID_TAIL_BYTES = 4096;
+
+/**
+ * The results' model ID as written, read from the file's end: `model_id`
+ * is a canonical result's last key, so a result of any size is not read
+ * whole for it. '' when it is not there (authentication, later, checks
+ * everything and reports precisely).
+ */
 function resultModelId(path: string): string {
   try {
-    const value = JSON.parse(readTextInput(path, 'evaluation result')) as { model_id?: unknown };
-    return typeof value.model_id === 'string' ? value.model_id : '';
+    const size = inputFileSize(path, 'evaluation result');
+    if (size === undefined) return '';
+    const tail = Buffer.alloc(Math.min(size, MODEL_ID_TAIL_BYTES));
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+    } finally {
+      closeSync(fd);
+    }
+    const match = /"model_id":("(?:[^"\\]|\\.)*")\}\n$/.exec(tail.toString('utf8'));
+    const value: unknown = match === null ? undefined : JSON.parse(match[1]!);
+    return typeof value === 'string' ? value : '';
   } catch {
     return ''; // authentication reports it precisely
   }
