@@ -100,10 +100,12 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
       groupOf(auth.result.model_id).trials.push({ trial: auth, subject: statisticsSubject(auth), file: utf8(result.text), source });
       continue;
     }
+    // Hashed before it is read: should the file change after, its copy no longer matches and the bundle is not published.
+    const sha256 = fileSha256(result.path);
     // Its trial number within its model is known from its head, before its episodes are evaluated.
     let group: ModelGroup | undefined;
     const streamed = streamedTrial(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
-    group!.trials.push({ trial: streamed.trial, subject: streamed.subject, file: { path: result.path, sha256: fileSha256(result.path) }, source });
+    group!.trials.push({ trial: streamed.trial, subject: streamed.subject, file: { path: result.path, sha256 }, source });
   }
   if (groups.length > 2) {
     throw fieldError('results', `the results are of ${groups.length} models (${groups.map((g) => JSON.stringify(g.modelId)).join(', ')}); a bundle holds one model, or two to compare`);
