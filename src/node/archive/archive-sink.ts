@@ -10,11 +10,14 @@
  */
 
 import { OutputError } from '../../core/errors.js';
+import { buildResult, resultText, type FailureDeclaration } from '../../core/eval/result.js';
+import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
+import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
 import type { Archive } from './archive.js';
 import { getTrialDbRow } from './queries.js';
 import type { ScoredTrial } from './score-trial.js';
-import { setTrialStatus, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
+import { setTrialStatus, storedEntries, storedEpisodeBytes, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
 
 export interface ArchiveSinkHooks {
   /** After each commit transaction (progress events). */
@@ -23,11 +26,20 @@ export interface ArchiveSinkHooks {
   readonly score: (resultText: string) => Promise<ScoredTrial | null>;
 }
 
+/** The longest result text the archive keeps (the most any command reads as one text). */
+export const MAX_ARCHIVED_RESULT_BYTES = MAX_TEXT_INPUT_BYTES;
+/** Per committed episode, the keys and punctuation around its record and metrics in the result text (at most). */
+const EPISODE_FRAME_BYTES = 64;
+
 export class ArchiveSink implements ResultSink {
+  /** The length of the trial's result text so far (an upper bound). */
+  private resultBytes = 0;
+
   constructor(
     private readonly archive: Archive,
     readonly trialId: number,
     private readonly hooks: ArchiveSinkHooks,
+    private readonly maxResultBytes = MAX_ARCHIVED_RESULT_BYTES,
   ) {}
 
   resumeState(run: SinkRun): Promise<ResumeState> {
@@ -41,7 +53,13 @@ export class ArchiveSink implements ResultSink {
     }
     this.archive.write((db) => setTrialStatus(db, this.trialId, 'running'));
     try {
-      return Promise.resolve(storedEntries(this.archive.db, this.trialId));
+      const stored = storedEntries(this.archive.db, this.trialId);
+      const episodes = storedEpisodeBytes(this.archive.db, this.trialId);
+      // The result without entries (manifest, hashes, model ID), then what is stored already.
+      this.resultBytes = resultText(buildResult(run.manifest, run.manifestHash, run.modelId, [], [])).length;
+      this.resultBytes += episodes.bytes + episodes.episodes * EPISODE_FRAME_BYTES;
+      for (const failure of stored.failures) this.resultBytes += failureBytes(failure);
+      return Promise.resolve(stored);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -49,21 +67,36 @@ export class ArchiveSink implements ResultSink {
 
   commit(entry: SinkEntry, state: SinkState): Promise<void> {
     try {
-      this.archive.write((db) => {
+      this.resultBytes = this.archive.write((db) => {
+        let bytes: number;
+        let index: number;
         switch (entry.kind) {
           case 'episode':
-            storeEpisode(db, this.trialId, entry.episode, entry.scoring?.score ?? null);
-            return;
+            bytes = storeEpisode(db, this.trialId, entry.episode, entry.scoring?.score ?? null) + EPISODE_FRAME_BYTES;
+            index = entry.episode.index;
+            break;
           case 'failure':
             storeFailure(db, this.trialId, entry.failure);
-            return;
+            bytes = failureBytes(entry.failure);
+            index = entry.failure.index;
+            break;
         }
+        // Thrown inside the transaction: nothing of this entry stays.
+        if (this.resultBytes + bytes > this.maxResultBytes) throw this.tooLarge(index);
+        return this.resultBytes + bytes;
       });
     } catch (error) {
       return Promise.reject(error);
     }
     this.hooks.committed?.(entry, state);
     return Promise.resolve();
+  }
+
+  private tooLarge(index: number): OutputError {
+    return new OutputError(
+      `archive: trial ${this.trialId}: with episode ${index} its result would pass ${describeBytes(this.maxResultBytes)}, the most the app keeps as one result; ` +
+        'the episodes before it are kept. Run an evaluation this large with the command line (`emberbench evaluation run`), which streams its result, and score or bundle it there.',
+    );
   }
 
   async finish(final: SinkFinal): Promise<void> {
@@ -88,4 +121,9 @@ export class ArchiveSink implements ResultSink {
     }
     return Promise.resolve();
   }
+}
+
+/** What a declared failure adds to the result text: its canonical JSON and a comma. */
+function failureBytes(failure: FailureDeclaration): number {
+  return canonicalJson(failure as unknown as JsonObject).length + 1;
 }

@@ -77,10 +77,16 @@ export function insertTrial(db: Db, t: NewTrial): number {
   return trialId;
 }
 
-/** Stores one committed episode (record and metrics as artifacts) and updates the trial's counts. */
-export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null): void {
-  const recordDigest = putText(db, 'record', canonicalJson(episode.record as unknown as JsonObject));
-  const metricsDigest = putText(db, 'metrics', canonicalJson(episode.metrics as unknown as JsonObject));
+/**
+ * Stores one committed episode (record and metrics as artifacts) and updates
+ * the trial's counts; returns the length of the two canonical texts (what
+ * the episode adds to the trial's result text, but for a few bytes of keys).
+ */
+export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null): number {
+  const recordText = canonicalJson(episode.record as unknown as JsonObject);
+  const metricsText = canonicalJson(episode.metrics as unknown as JsonObject);
+  const recordDigest = putText(db, 'record', recordText);
+  const metricsDigest = putText(db, 'metrics', metricsText);
   const m = episode.metrics;
   const changed = stmt(
     db,
@@ -94,6 +100,18 @@ export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, sc
     db,
     'UPDATE trials SET episodes_completed = episodes_completed + 1, evacuated = evacuated + ?, dead = dead + ?, stranded = stranded + ? WHERE trial_id = ?',
   ).run(m.evacuated, m.casualties, m.stranded, trialId);
+  return recordText.length + metricsText.length;
+}
+
+/** The bytes of the stored records and metrics of a trial's committed episodes (their canonical texts are ASCII-sized at least). */
+export function storedEpisodeBytes(db: Db, trialId: number): { readonly episodes: number; readonly bytes: number } {
+  const row = stmt(
+    db,
+    `SELECT COUNT(*) AS episodes, COALESCE(SUM(r.size + m.size), 0) AS bytes FROM episodes e
+       JOIN artifacts r ON r.digest = e.record_digest JOIN artifacts m ON m.digest = e.metrics_digest
+     WHERE e.trial_id = ? AND e.status = 'done'`,
+  ).get(trialId) as { episodes: number; bytes: number };
+  return row;
 }
 
 export function storeFailure(db: Db, trialId: number, failure: FailureDeclaration): void {

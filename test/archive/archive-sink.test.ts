@@ -1,0 +1,65 @@
+// The archive as the runner's sink, at the size limit of an archived result:
+// a run whose result would pass it stops at the episode that would take it
+// past, with nothing of that episode stored and a message that points to the
+// command line; with room, a resumed run finishes with the whole-run result.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OutputError } from '../../src/core/errors.js';
+import { resultText } from '../../src/core/eval/result.js';
+import { Archive } from '../../src/node/archive/archive.js';
+import { getArtifact } from '../../src/node/archive/artifacts.js';
+import { ArchiveSink } from '../../src/node/archive/archive-sink.js';
+import { seedSuite } from '../../src/node/archive/archive-testkit.js';
+import { getTrialDbRow } from '../../src/node/archive/queries.js';
+import { insertTrial } from '../../src/node/archive/trials-store.js';
+import { runEvaluation } from '../../src/node/eval/runner.js';
+import { MemorySink } from '../../src/node/eval/sink.js';
+import { TINY_SUITE, buildTinyResult, tinyRunOptions } from '../eval/kit.js';
+import { tempDir } from './helpers.js';
+
+const tmp = tempDir('ember-archive-sink-');
+afterAll(() => tmp.remove());
+
+describe('ArchiveSink at the size limit of an archived result', () => {
+  it('stops at the episode that would pass it, keeps the ones before, and a resume with room finishes the same result', async () => {
+    const archive = Archive.open(join(tmp.dir, 'archive.sqlite'));
+    try {
+      const seeded = seedSuite(archive, TINY_SUITE, 2);
+      const built = await buildTinyResult(['0', '1']);
+      expect(seeded.manifestHash).toBe(built.result.manifest_hash);
+      const families = new Map(seeded.suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
+      const trialId = archive.write((db) =>
+        insertTrial(db, { modelId: 'kit-model', manifest: seeded.manifest, manifestHash: seeded.manifestHash, pack: null, status: 'running', origin: 'run', agentLabel: 'kit', runConfig: null, families }),
+      );
+      const whole = new MemorySink();
+      await runEvaluation(tinyRunOptions(built, whole));
+      const wholeText = whole.final.text;
+      // Room for about half of the result.
+      const limit = Math.floor(wholeText.length / 2);
+      const unscored = { score: () => Promise.resolve(null) };
+
+      const stopped = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, unscored, limit))).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(stopped).toBeInstanceOf(OutputError);
+      expect((stopped as Error).message).toMatch(/its result would pass \d+ bytes, the most the app keeps as one result; the episodes before it are kept\. Run an evaluation this large with the command line/);
+      const after = getTrialDbRow(archive.db, trialId)!;
+      expect(after.status).toBe('interrupted');
+      expect(after.episodes_completed).toBeGreaterThan(0);
+      expect(after.episodes_completed).toBeLessThan(built.manifest.episodes.length);
+      // What was kept is what fits: the committed episodes' texts stay under the limit.
+      const kept = built.result.episodes.filter((e) => e.index < after.episodes_completed);
+      expect(kept.reduce((n, e) => n + JSON.stringify(e).length, 0)).toBeLessThanOrEqual(limit);
+
+      const resumed = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, unscored)));
+      expect(resumed.completedEpisodes).toBe(built.manifest.episodes.length);
+      const row = getTrialDbRow(archive.db, trialId)!;
+      expect(row.status).toBe('complete');
+      expect(getArtifact(archive.db, row.result_digest!).toString('utf8')).toBe(wholeText);
+      expect(wholeText).toBe(resultText(built.result));
+    } finally {
+      archive.close();
+    }
+  });
+});
