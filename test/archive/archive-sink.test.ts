@@ -1,7 +1,8 @@
 // The archive as the runner's sink, at the size limit of an archived result:
 // a run whose result would pass it stops at the episode that would take it
 // past, with nothing of that episode stored and a message that points to the
-// command line; with room, a resumed run finishes with the whole-run result.
+// command line; a resume gets the stored indices only (the sink keeps the
+// episodes); with room, it finishes with the whole-run result.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputError } from '../../src/core/errors.js';
@@ -51,6 +52,10 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       // What was kept is what fits: the committed episodes' texts stay under the limit.
       const kept = built.result.episodes.filter((e) => e.index < after.episodes_completed);
       expect(kept.reduce((n, e) => n + JSON.stringify(e).length, 0)).toBeLessThanOrEqual(limit);
+
+      // The sink keeps the episodes: a resume hands the runner their indices only, never their records.
+      const probe = await new ArchiveSink(archive, trialId, unscored).resumeState({ suite: built.suite, manifest: built.manifest, manifestHash: seeded.manifestHash, modelId: 'kit-model' });
+      expect(probe).toEqual({ episodes: [], storedEpisodes: Array.from({ length: after.episodes_completed }, (_, i) => i), failures: [] });
 
       const resumed = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, unscored)));
       expect(resumed.completedEpisodes).toBe(built.manifest.episodes.length);

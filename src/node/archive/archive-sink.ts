@@ -2,22 +2,24 @@
  * The archive as the runner's ResultSink (src/node/eval/sink.ts): each
  * committed episode or declared failure is one transaction (its record and
  * metrics as artifacts, its row, the trial's counts), so killing the process
- * loses at most the episodes in flight. A resumed trial's state is read
- * back from the archive (every artifact digest-checked; the records were
- * replay-checked when they were committed). When the queue is done, the
- * final result bytes are stored and the trial is scored exactly as
- * `emberbench score` scores the result file.
+ * loses at most the episodes in flight. The sink keeps the episodes
+ * (storedResult), so the runner holds only their indices and a long run's
+ * memory stays flat. A resumed trial's state is read back from the archive
+ * (every artifact digest-checked; the records were replay-checked when they
+ * were committed). When the queue is done, the final result is rebuilt from
+ * the stored episodes (the same bytes: canonical JSON), stored, and scored
+ * exactly as `emberbench score` scores the result file.
  */
 
 import { OutputError } from '../../core/errors.js';
-import { buildResult, resultText, type FailureDeclaration } from '../../core/eval/result.js';
+import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
 import type { Archive } from './archive.js';
 import { getTrialDbRow } from './queries.js';
 import type { ScoredTrial } from './score-trial.js';
-import { setTrialStatus, storedEntries, storedEpisodeBytes, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
+import { setTrialStatus, storedEntries, storedEpisodeBytes, storedIndices, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
 
 export interface ArchiveSinkHooks {
   /** After each commit transaction (progress events). */
@@ -34,6 +36,9 @@ const EPISODE_FRAME_BYTES = 64;
 export class ArchiveSink implements ResultSink {
   /** The length of the trial's result text so far (an upper bound). */
   private resultBytes = 0;
+  private run: SinkRun | undefined;
+  /** resultDigest of the result stored by `finish`. */
+  private finalDigest: string | undefined;
 
   constructor(
     private readonly archive: Archive,
@@ -52,17 +57,29 @@ export class ArchiveSink implements ResultSink {
       return Promise.reject(new OutputError(`archive: trial ${this.trialId} is of model ${JSON.stringify(row.model_id)}, not ${JSON.stringify(run.modelId)}`));
     }
     this.archive.write((db) => setTrialStatus(db, this.trialId, 'running'));
+    this.run = run;
     try {
-      const stored = storedEntries(this.archive.db, this.trialId);
+      const { indices, failures } = storedIndices(this.archive.db, this.trialId);
       const episodes = storedEpisodeBytes(this.archive.db, this.trialId);
       // The result without entries (manifest, hashes, model ID), then what is stored already.
       this.resultBytes = resultText(buildResult(run.manifest, run.manifestHash, run.modelId, [], [])).length;
       this.resultBytes += episodes.bytes + episodes.episodes * EPISODE_FRAME_BYTES;
-      for (const failure of stored.failures) this.resultBytes += failureBytes(failure);
-      return Promise.resolve(stored);
+      for (const failure of failures) this.resultBytes += failureBytes(failure);
+      return Promise.resolve({ episodes: [], storedEpisodes: indices, failures });
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** The whole result, rebuilt from the stored episodes (digest-checked): only when asked (the end of the run). */
+  storedResult(): EvaluationResult {
+    if (this.run === undefined) throw new Error('ArchiveSink: storedResult before resumeState');
+    const { episodes, failures } = storedEntries(this.archive.db, this.trialId);
+    return buildResult(this.run.manifest, this.run.manifestHash, this.run.modelId, episodes, failures);
+  }
+
+  storedDigest(): string {
+    return this.finalDigest ?? resultDigest(resultText(this.storedResult()));
   }
 
   commit(entry: SinkEntry, state: SinkState): Promise<void> {
@@ -100,10 +117,12 @@ export class ArchiveSink implements ResultSink {
   }
 
   async finish(final: SinkFinal): Promise<void> {
-    const scored = await this.hooks.score(final.text);
+    const text = final.text;
+    const scored = await this.hooks.score(text);
+    this.finalDigest = resultDigest(text);
     this.archive.write((db) =>
       storeOutcome(db, this.trialId, {
-        resultText: final.text,
+        resultText: text,
         complete: final.completed === final.scheduled,
         report: scored?.report ?? null,
         reportText: scored?.reportText ?? null,

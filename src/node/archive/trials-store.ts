@@ -121,23 +121,54 @@ export function storeFailure(db: Db, trialId: number, failure: FailureDeclaratio
   stmt(db, 'UPDATE trials SET episodes_failed = episodes_failed + 1 WHERE trial_id = ?').run(trialId);
 }
 
+interface EntryRow {
+  idx: number;
+  status: string;
+  failure_kind: string | null;
+  failure_message: string | null;
+  record_digest: string | null;
+  metrics_digest: string | null;
+}
+
+function entryRows(db: Db, trialId: number): EntryRow[] {
+  return stmt(db, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`).all(trialId) as EntryRow[];
+}
+
+/** Calls `episode` for each committed episode's row, in index order; returns the declared failures. */
+function visitEntries(db: Db, trialId: number, episode: (row: EntryRow) => void): FailureDeclaration[] {
+  const failures: FailureDeclaration[] = [];
+  for (const r of entryRows(db, trialId)) {
+    if (r.status === 'failed') failures.push({ index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' });
+    else episode(r);
+  }
+  return failures;
+}
+
 /** The committed episodes and declared failures of a trial, rebuilt from the digest-checked artifacts. */
 export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisode[]; failures: FailureDeclaration[] } {
-  const rows = stmt(db, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`)
-    .all(trialId) as { idx: number; status: string; failure_kind: string | null; failure_message: string | null; record_digest: string | null; metrics_digest: string | null }[];
   const episodes: ResultEpisode[] = [];
-  const failures: FailureDeclaration[] = [];
-  for (const r of rows) {
-    if (r.status === 'failed') {
-      failures.push({ index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' });
-      continue;
-    }
+  const failures = visitEntries(db, trialId, (r) => {
     const source = `archive:trial/${trialId}/episode/${r.idx}`;
     const record = parseJsonInput(getArtifact(db, r.record_digest!).toString('utf8'), source) as unknown as RunRecord;
     const metrics = parseJsonInput(getArtifact(db, r.metrics_digest!).toString('utf8'), source) as unknown as EpisodeMetrics;
     episodes.push({ index: r.idx, metrics, record });
-  }
+  });
   return { episodes, failures };
+}
+
+/**
+ * What a resumed run needs of a trial: the indices of its committed episodes
+ * (their artifacts digest-checked one at a time, then dropped, so memory
+ * stays bounded by one episode) and its declared failures.
+ */
+export function storedIndices(db: Db, trialId: number): { indices: number[]; failures: FailureDeclaration[] } {
+  const indices: number[] = [];
+  const failures = visitEntries(db, trialId, (r) => {
+    getArtifact(db, r.record_digest!);
+    getArtifact(db, r.metrics_digest!);
+    indices.push(r.idx);
+  });
+  return { indices, failures };
 }
 
 /** Stores the final result text, the score report and its summary, and the trial's final status and score. */
