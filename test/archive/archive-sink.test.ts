@@ -4,9 +4,11 @@
 // command line; a resume gets the stored indices only (the sink keeps the
 // episodes); with room, it finishes with the whole-run result.
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputError } from '../../src/core/errors.js';
-import { resultText } from '../../src/core/eval/result.js';
+import { resultText, type ResultEpisode } from '../../src/core/eval/result.js';
 import { Archive } from '../../src/node/archive/archive.js';
 import { getArtifact } from '../../src/node/archive/artifacts.js';
 import { ArchiveSink } from '../../src/node/archive/archive-sink.js';
@@ -14,30 +16,41 @@ import { seedSuite } from '../../src/node/archive/archive-testkit.js';
 import { getTrialDbRow } from '../../src/node/archive/queries.js';
 import { insertTrial } from '../../src/node/archive/trials-store.js';
 import { runEvaluation } from '../../src/node/eval/runner.js';
-import { MemorySink } from '../../src/node/eval/sink.js';
+import { MemorySink, type ResultSink } from '../../src/node/eval/sink.js';
 import { TINY_SUITE, buildTinyResult, tinyRunOptions } from '../eval/kit.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('ember-archive-sink-');
 afterAll(() => tmp.remove());
 
+// The collector, to see whether anything still references the committed episodes.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** An archive with the tiny suite, a manifest of seeds 0 and 1, and one new trial of it. */
+async function trialOfTinySuite(name: string) {
+  const archive = Archive.open(join(tmp.dir, name));
+  const seeded = seedSuite(archive, TINY_SUITE, 2);
+  const built = await buildTinyResult(['0', '1']);
+  expect(seeded.manifestHash).toBe(built.result.manifest_hash);
+  const families = new Map(seeded.suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
+  const trialId = archive.write((db) =>
+    insertTrial(db, { modelId: 'kit-model', manifest: seeded.manifest, manifestHash: seeded.manifestHash, pack: null, status: 'running', origin: 'run', agentLabel: 'kit', runConfig: null, families }),
+  );
+  return { archive, seeded, built, trialId };
+}
+
+const unscored = { score: () => Promise.resolve(null) };
+
 describe('ArchiveSink at the size limit of an archived result', () => {
   it('stops at the episode that would pass it, keeps the ones before, and a resume with room finishes the same result', async () => {
-    const archive = Archive.open(join(tmp.dir, 'archive.sqlite'));
+    const { archive, seeded, built, trialId } = await trialOfTinySuite('limit.sqlite');
     try {
-      const seeded = seedSuite(archive, TINY_SUITE, 2);
-      const built = await buildTinyResult(['0', '1']);
-      expect(seeded.manifestHash).toBe(built.result.manifest_hash);
-      const families = new Map(seeded.suite.entries.map((e) => [e.scenarioId, e.primaryFamily]));
-      const trialId = archive.write((db) =>
-        insertTrial(db, { modelId: 'kit-model', manifest: seeded.manifest, manifestHash: seeded.manifestHash, pack: null, status: 'running', origin: 'run', agentLabel: 'kit', runConfig: null, families }),
-      );
       const whole = new MemorySink();
       await runEvaluation(tinyRunOptions(built, whole));
       const wholeText = whole.final.text;
       // Room for about half of the result.
       const limit = Math.floor(wholeText.length / 2);
-      const unscored = { score: () => Promise.resolve(null) };
 
       const stopped = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, unscored, limit))).then(
         () => null,
@@ -63,6 +76,34 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       expect(row.status).toBe('complete');
       expect(getArtifact(archive.db, row.result_digest!).toString('utf8')).toBe(wholeText);
       expect(wholeText).toBe(resultText(built.result));
+    } finally {
+      archive.close();
+    }
+  });
+
+  it('leaves the runner no record to keep: every committed episode object can be collected', async () => {
+    const { archive, built, trialId } = await trialOfTinySuite('memory.sqlite');
+    try {
+      const inner = new ArchiveSink(archive, trialId, unscored);
+      const refs: WeakRef<ResultEpisode>[] = [];
+      const sink: ResultSink = {
+        resumeState: (run) => inner.resumeState(run),
+        commit: (entry, state) => {
+          if (entry.kind === 'episode') refs.push(new WeakRef(entry.episode));
+          return inner.commit(entry, state);
+        },
+        finish: (final) => inner.finish(final),
+        stopped: () => inner.stopped(),
+        storedResult: () => inner.storedResult(),
+        storedDigest: () => inner.storedDigest(),
+      };
+      const summary = await runEvaluation(tinyRunOptions(built, sink));
+      // A WeakRef target stays alive until the job that made the WeakRef ends.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+      expect(refs).toHaveLength(built.manifest.episodes.length);
+      expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+      expect(resultText(summary.result)).toBe(built.text);
     } finally {
       archive.close();
     }
