@@ -187,6 +187,18 @@ export function readTextInput(path: string, kind: InputKind): string {
   }
 }
 
+/**
+ * An evaluation result's text when it is read whole (it fits in one string:
+ * at most MAX_TEXT_INPUT_BYTES, or `streamAbove` bytes, which tests lower to
+ * 0), or null when it is to be streamed (result-reader.ts); either way the
+ * file was checked to exist and to be within the result's size limit.
+ */
+export function resultTextOrStream(path: string, streamAbove: number = MAX_TEXT_INPUT_BYTES): string | null {
+  const size = inputFileSize(path, 'evaluation result');
+  if (size !== undefined && size > Math.min(streamAbove, MAX_TEXT_INPUT_BYTES)) return null;
+  return readTextInput(path, 'evaluation result');
+}
+
 export function loadScenarioFile(path: string): Scenario {
   return parseScenarioText(readTextInput(path, 'scenario file'), path);
 }

@@ -48,12 +48,12 @@ export interface FileCopy {
 }
 
 /** A bundle file: its bytes, or a file to copy. */
-export type BundleFile = Uint8Array | FileCopy;
+export type BundleFileSource = Uint8Array | FileCopy;
 
 export interface BundleContent {
   readonly index: BundleIndex;
   /** Every file but bundle.json, by bundle-relative path. */
-  readonly files: ReadonlyMap<string, BundleFile>;
+  readonly files: ReadonlyMap<string, BundleFileSource>;
   /** Each result's fileDigest (its text's, as authenticated) by bundle-relative path: a reader of its episodes checks it. */
   readonly resultDigests: ReadonlyMap<string, string>;
 }
@@ -76,7 +76,7 @@ export function fileSha256(path: string): string {
 interface ModelTrial {
   readonly trial: ScoringTrial;
   readonly subject: StatisticsSubject;
-  readonly file: BundleFile;
+  readonly file: BundleFileSource;
   readonly source: string;
 }
 
@@ -116,7 +116,7 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
 /** Builds the whole bundle content; throws (exit 3/5) when any input does not authenticate. */
 export function bundleContent(input: BundleInput): BundleContent {
   const { pack } = input;
-  const files = new Map<string, BundleFile>();
+  const files = new Map<string, BundleFileSource>();
   for (const [path, bytes] of input.packFiles) files.set(`${BUNDLE_PACK_DIR}/${path}`, bytes);
 
   const groups = groupByModel(pack, input.results);
@@ -184,7 +184,7 @@ export function bundleContent(input: BundleInput): BundleContent {
   return { index, files, resultDigests };
 }
 
-function digestOf(file: BundleFile): string {
+function digestOf(file: BundleFileSource): string {
   return file instanceof Uint8Array ? sha256Hex(file) : file.sha256;
 }
 

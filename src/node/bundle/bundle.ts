@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BUNDLE_INDEX_FILE, BUNDLE_PACK_DIR, bundleIndexText, parseBundleIndexText, type BundleIndex } from '../../core/bundle/bundle-index.js';
 import { MismatchError, ValidationError } from '../../core/errors.js';
-import { inputFileSize, MAX_TEXT_INPUT_BYTES, readBytesInput, readTextInput } from '../inputs.js';
+import { readBytesInput, readTextInput, resultTextOrStream } from '../inputs.js';
 import { checkOutputDirectory, copyFileSynced, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
 import { loadPack } from '../pack.js';
 import { bundleContent, fileSha256, type BundleContent, type BundleResult } from './bundle-content.js';
@@ -47,10 +47,9 @@ export interface CreateBundleOptions {
 }
 
 /** A result file for the bundle: read whole when it fits in one string, else streamed and copied as it is. */
-function bundleResult(path: string, streamAbove = MAX_TEXT_INPUT_BYTES): BundleResult {
-  const size = inputFileSize(path, 'evaluation result');
-  if (size !== undefined && size > Math.min(streamAbove, MAX_TEXT_INPUT_BYTES)) return { path, source: path };
-  return { text: readTextInput(path, 'evaluation result'), source: path };
+function bundleResult(path: string, streamAbove?: number): BundleResult {
+  const text = resultTextOrStream(path, streamAbove);
+  return text === null ? { path, source: path } : { text, source: path };
 }
 
 /** Scores (and compares, for two models) the results against the pack and writes the bundle. */

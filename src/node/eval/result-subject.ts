@@ -10,15 +10,13 @@
 import { authenticateResult } from '../../core/eval/authenticate.js';
 import { statisticsSubject, type CommittedEpisode, type StatisticsSubject } from '../../core/stats/aggregate.js';
 import type { Suite } from '../../core/world/suite.js';
-import { inputFileSize, MAX_TEXT_INPUT_BYTES, readTextInput } from '../inputs.js';
+import { resultTextOrStream } from '../inputs.js';
 import { authenticateResultFile, type StreamedResult } from './result-reader.js';
 
 /** `streamAbove`: the size in bytes beyond which the file is streamed (at most MAX_TEXT_INPUT_BYTES; tests set 0). */
-export function statisticsSubjectOfFile(path: string, suite: Suite, streamAbove: number = MAX_TEXT_INPUT_BYTES): StatisticsSubject {
-  const size = inputFileSize(path, 'evaluation result');
-  if (size === undefined || size <= Math.min(streamAbove, MAX_TEXT_INPUT_BYTES)) {
-    return statisticsSubject(authenticateResult(readTextInput(path, 'evaluation result'), path, suite));
-  }
+export function statisticsSubjectOfFile(path: string, suite: Suite, streamAbove?: number): StatisticsSubject {
+  const text = resultTextOrStream(path, streamAbove);
+  if (text !== null) return statisticsSubject(authenticateResult(text, path, suite));
   const committed: CommittedEpisode[] = [];
   const streamed = authenticateResultFile(path, path, suite, { onEpisode: (e) => committed.push({ index: e.index, metrics: e.metrics }) });
   return streamedSubject(streamed, committed);

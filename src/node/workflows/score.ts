@@ -26,7 +26,7 @@ import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { authenticateResultFile, type StreamedHead } from '../eval/result-reader.js';
 import { streamedSubject } from '../eval/result-subject.js';
-import { inputFileSize, loadSuiteDir, MAX_TEXT_INPUT_BYTES, readTextInput } from '../inputs.js';
+import { loadSuiteDir, readTextInput, resultTextOrStream } from '../inputs.js';
 import { loadPack } from '../pack.js';
 
 /** Reads a failures file's text: strict JSON {"failures": [{index, kind, message}]}, indices increasing. */
@@ -145,11 +145,7 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
   const pack = target.kind === 'pack' ? loadPack(target.dir) : null;
   const suite = pack?.suite ?? loadSuiteDir(target.dir);
   // A result that fits in one string is read now (exit 3 before the output's exit 6); a larger one is only checked now, and streamed below.
-  const streamAbove = Math.min(opts.streamAbove ?? MAX_TEXT_INPUT_BYTES, MAX_TEXT_INPUT_BYTES);
-  const texts = resultPaths.map((path) => {
-    const size = inputFileSize(path, 'evaluation result');
-    return size !== undefined && size > streamAbove ? null : readTextInput(path, 'evaluation result');
-  });
+  const texts = resultPaths.map((path) => resultTextOrStream(path, opts.streamAbove));
   const failures = failurePaths.map((path) => ({ declarations: parseFailuresText(readTextInput(path, 'failures file'), path), source: path }));
   await checkOutputPath(opts.out, output);
 
