@@ -22,6 +22,7 @@ import { link, lstat, open, realpath, rename, rm, stat, unlink, type FileHandle 
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
 import { processScope, type Release } from './lifetime.js';
+import { errnoCode, errnoText } from './errno.js';
 
 export interface OutputOptions {
   /** Replace an existing output file (never an input, never a directory). */
@@ -80,15 +81,6 @@ function pending(remove: () => void): Release {
 export function trackPendingDirectory(path: string, recursive: boolean): () => void {
   // A placeholder is removed only while still empty (else it is not ours to remove).
   return pending(() => (recursive ? rmSync(path, { recursive: true, force: true }) : rmdirSync(path)));
-}
-
-function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function reason(error: unknown): string {
-  return errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
@@ -174,7 +166,7 @@ async function removeIfOurs(path: string, ours: { readonly dev: number; readonly
 
 function asOutputError(error: unknown, path: string): Error {
   if (isEmberError(error)) return error;
-  return new OutputError(`cannot write output ${path}: ${reason(error)}`);
+  return new OutputError(`cannot write output ${path}: ${errnoText(error)}`);
 }
 
 /**

@@ -34,17 +34,13 @@ import {
 import { loadSuite, SUITE_MANIFEST_FILE, type Suite } from '../core/world/suite.js';
 import { checkOutputDirectory, stripTrailingSeparators, syncDirectory, writeFileSynced, writeOutputDirectory } from './output-directory.js';
 import { loadSuiteDir, readTextInput } from './inputs.js';
+import { errnoCode } from './errno.js';
 
 export interface GeneratedSuite {
   readonly record: GenerationRecord;
   readonly suite: Suite;
   /** The suite directory inside the batch (`DIR/suite`): what suite-taking commands load. */
   readonly suiteDir: string;
-}
-
-function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 const BATCH_OUTPUT = { what: 'generated suite', existsNote: 'a batch is always created in a new directory' } as const;

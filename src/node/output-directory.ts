@@ -18,11 +18,7 @@ import { copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:f
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
 import { trackPendingDirectory } from './files.js';
-
-function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
+import { errnoCode } from './errno.js';
 
 function isInside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);

@@ -25,6 +25,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { OutputError, isEmberError } from '../../core/errors.js';
 import { writeOutputFile } from '../files.js';
 import { processScope, type Resource, type ResourceScope } from '../lifetime.js';
+import { errnoText } from '../errno.js';
 
 interface FileIdentity {
   readonly dev: number;
@@ -41,11 +42,6 @@ function tempResource(temp: string): Resource {
     }
   };
   return { dispose: remove, onExit: remove };
-}
-
-function errnoText(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
 async function identityOf(path: string): Promise<FileIdentity | undefined> {

@@ -8,14 +8,10 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { OutputError } from '../../core/errors.js';
 import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
+import { errnoText } from '../errno.js';
 
 /** An episode line is `{"episode":` + the episode's canonical JSON + `}`. */
 export const EPISODE_OPEN = '{"episode":';
-
-function errnoText(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-}
 
 export class JournalEpisodes {
   /** index -> [start, end) of its line, without the LF. */

@@ -1,19 +1,46 @@
 /**
- * Reads a journal line by line (journal-sink.ts), so a journal of several GB
- * is never one string or one buffer: each whole line (ended by LF) is
- * decoded as UTF-8 and handed on; a torn last line (no LF) is left out.
+ * The evaluation journal's lines (journal-sink.ts): their format, and a
+ * reader that goes line by line, so a journal of several GB is never one
+ * string or one buffer: each whole line (ended by LF) is decoded as UTF-8
+ * and handed on; a torn last line (no LF) is left out.
  */
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { OutputError, ValidationError } from '../../core/errors.js';
+import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
 import { MAX_TEXT_INPUT_BYTES } from '../inputs.js';
+import type { SinkEntry, SinkRun } from './sink.js';
+import { errnoText } from '../errno.js';
+
+export const JOURNAL_VERSION = '1';
+
+/** The journal beside a result file. */
+export function journalPath(out: string): string {
+  return `${out}.journal`;
+}
+
+/** A line of the journal to write; `index` for an episode line (where it lands is noted). */
+export interface JournalLine {
+  readonly text: string;
+  readonly index?: number;
+}
+
+function line(value: CanonicalInput): string {
+  return canonicalJson(value) + '\n';
+}
+
+/** The first line: which evaluation the journal belongs to. */
+export function journalHeaderLine(run: SinkRun): string {
+  return line({ ember_journal: JOURNAL_VERSION, manifest_hash: run.manifestHash, model_id: run.modelId });
+}
+
+/** An entry's line: the entry as the result file holds it (scoring is not journaled). */
+export function journalEntryLine(entry: SinkEntry): string {
+  // ResultEpisode and FailureDeclaration are JSON data (the result file is their canonical JSON).
+  return line((entry.kind === 'episode' ? { episode: entry.episode } : { failure: entry.failure }) as unknown as CanonicalInput);
+}
 
 const READ_CHUNK_BYTES = 8 << 20;
-
-function errnoText(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Calls `onLine(text, k, start, end)` for each whole line k (0-based) of

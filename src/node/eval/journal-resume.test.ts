@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SUITE, buildTinyResult, scratchFolders, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { resultDigest } from '../../core/eval/result.js';
-import { JournalCheckpointSink, journalPath } from './journal-sink.js';
+import { journalPath } from './journal-lines.js';
+import { JournalCheckpointSink } from './journal-sink.js';
 import { runEvaluation } from './runner.js';
 
 let built: BuiltResult;

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SUITE, buildTinyResult, editResultText, scratchFolders, tinyRunOptions, type BuiltResult } from '../../../test/eval/kit.js';
 import { OutputError, ValidationError } from '../../core/errors.js';
 import { buildManifest } from '../../core/eval/manifest.js';
-import { JournalCheckpointSink, journalPath } from './journal-sink.js';
+import { journalPath } from './journal-lines.js';
+import { JournalCheckpointSink } from './journal-sink.js';
 import { runEvaluation, type EvaluationRunOptions } from './runner.js';
 import type { ResultSink } from './sink.js';
 

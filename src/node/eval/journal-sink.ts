@@ -35,22 +35,15 @@ import { randomBytes } from 'node:crypto';
 import { OutputError, ValidationError } from '../../core/errors.js';
 import { resultPieces, streamedResultDigest, StreamingFileDigest } from '../../core/eval/result-stream.js';
 import { buildResult, parseResultText, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
-import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import { syncDirectory } from '../output-directory.js';
 import type { FileCheckpointOptions } from './file-sink.js';
 import { EPISODE_OPEN, JournalEpisodes } from './journal-episodes.js';
-import { forEachJournalLine } from './journal-lines.js';
+import { JOURNAL_VERSION, forEachJournalLine, journalEntryLine, journalHeaderLine, journalPath, type JournalLine } from './journal-lines.js';
 import { authenticateEntryTexts, authenticateResultFile, resultFileEpisodeTexts } from './result-reader.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from './sink.js';
-
-export const JOURNAL_VERSION = '1';
-
-/** The journal beside a result file. */
-export function journalPath(out: string): string {
-  return `${out}.journal`;
-}
+import { errnoText } from '../errno.js';
 
 interface Identity {
   readonly dev: number;
@@ -64,31 +57,6 @@ async function identityOf(path: string): Promise<Identity | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function line(value: CanonicalInput): string {
-  return canonicalJson(value) + '\n';
-}
-
-function headerLine(run: SinkRun): string {
-  return line({ ember_journal: JOURNAL_VERSION, manifest_hash: run.manifestHash, model_id: run.modelId });
-}
-
-/** A journal line's value: the entry as the result file holds it (scoring is not journaled). */
-function entryValue(entry: SinkEntry): CanonicalInput {
-  // ResultEpisode and FailureDeclaration are JSON data (the result file is their canonical JSON).
-  return (entry.kind === 'episode' ? { episode: entry.episode } : { failure: entry.failure }) as unknown as CanonicalInput;
-}
-
-/** A line of the journal to write; `index` for an episode line (where it lands is noted). */
-interface JournalLine {
-  readonly text: string;
-  readonly index?: number;
-}
-
-function errnoText(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
 export class JournalCheckpointSink implements ResultSink {
@@ -135,7 +103,7 @@ export class JournalCheckpointSink implements ResultSink {
     }
     if (journalExists) return this.resumeJournal(run);
     if (outExists) return this.resumeResultFile(run);
-    const header = headerLine(run);
+    const header = journalHeaderLine(run);
     this.pendingStart = () => [{ text: header }];
     return { episodes: [], failures: [] };
   }
@@ -207,11 +175,11 @@ export class JournalCheckpointSink implements ResultSink {
     this.failures.push(...failures);
     this.outDigest = digest;
     this.pendingStart = function* () {
-      yield { text: headerLine(run) };
+      yield { text: journalHeaderLine(run) };
       let i = 0;
       // The file's episode texts are canonical (authenticated): the journal line is the one a commit writes.
       for (const episode of resultFileEpisodeTexts(path, digest)) yield { text: `${EPISODE_OPEN}${episode}}\n`, index: indices[i++]! };
-      for (const failure of failures) yield { text: line(entryValue({ kind: 'failure', failure })) };
+      for (const failure of failures) yield { text: journalEntryLine({ kind: 'failure', failure }) };
     };
     return { episodes: [], failures, storedEpisodes: indices };
   }
@@ -287,7 +255,7 @@ export class JournalCheckpointSink implements ResultSink {
   }
 
   async commit(entry: SinkEntry): Promise<void> {
-    const entryLine: JournalLine = entry.kind === 'episode' ? { text: line(entryValue(entry)), index: entry.episode.index } : { text: line(entryValue(entry)) };
+    const entryLine: JournalLine = entry.kind === 'episode' ? { text: journalEntryLine(entry), index: entry.episode.index } : { text: journalEntryLine(entry) };
     if (!this.journaled) {
       if (this.pendingStart === undefined) throw new Error('JournalCheckpointSink: commit before resumeState');
       // A new journal, under the output rules: never over an existing file, fsynced.

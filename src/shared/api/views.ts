@@ -1,0 +1,233 @@
+/**
+ * What the workbench's procedures answer: the view types of the contract
+ * (src/shared/api/contract.ts maps each procedure to one of them in
+ * `Outputs`). Plain TypeScript types: the services that build them are
+ * trusted code, so nothing here is validated at run time.
+ */
+
+/** Trial and episode statuses (also the values their list filters accept). */
+export const trialStatuses = ['running', 'interrupted', 'complete', 'incomplete'] as const;
+export const episodeStatuses = ['done', 'failed', 'missing'] as const;
+
+export interface AppInfo {
+  readonly version: string;
+  readonly mode: 'desktop' | 'browser';
+  readonly archivePath: string;
+  readonly cores: number;
+  readonly maxJobs: number;
+  readonly defaultJobs: number;
+}
+
+export interface SuiteSummary {
+  readonly suiteHash: string;
+  readonly suiteId: string;
+  readonly suiteVersion: string;
+  readonly visibility: string;
+  readonly seedRole: string;
+  /** Where it came from: the public suite shipped with the app, a folder the user added, a generated batch. */
+  readonly source: 'public' | 'folder' | 'generated';
+  readonly scenarioCount: number;
+  readonly families: readonly string[];
+}
+
+export interface ScenarioSummary {
+  readonly scenarioId: string;
+  readonly title: string;
+  readonly families: readonly string[];
+  readonly scenarioHash: string;
+  /** The scenario file's exact text: the renderer parses it with the core library to draw the preview. */
+  readonly text: string;
+}
+
+export interface ManifestSummary {
+  readonly manifestHash: string;
+  readonly suiteHash: string;
+  readonly suiteId: string;
+  readonly episodeCount: number;
+  /** How many seeds: seed values are never shown. */
+  readonly seedCount: number;
+  readonly scenarioCount: number;
+}
+
+export interface PackSummary {
+  readonly packDigest: string;
+  readonly packId: string;
+  readonly suiteHash: string;
+  readonly manifestHash: string;
+  readonly episodeCount: number;
+}
+
+export interface ValidationReport {
+  readonly valid: boolean;
+  readonly message: string;
+}
+
+export interface BuiltinAgentInfo {
+  readonly id: string;
+  readonly description: string;
+}
+
+export type TrialStatus = (typeof trialStatuses)[number];
+
+export interface TrialRow {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly manifestHash: string;
+  readonly suiteId: string;
+  readonly packId: string | null;
+  readonly official: boolean;
+  readonly status: TrialStatus;
+  /** The EMBER Score as an exact decimal string, null until scored or when undefined. */
+  readonly score: string | null;
+  /** Rounded to one decimal for display ("55.6"). */
+  readonly scoreRounded: string | null;
+  readonly intervalLow: string | null;
+  readonly intervalHigh: string | null;
+  readonly episodesScheduled: number;
+  readonly episodesCompleted: number;
+  readonly episodesFailed: number;
+  readonly evacuated: number;
+  readonly dead: number;
+  readonly stranded: number;
+  /** Where the trial came from. */
+  readonly origin: 'run' | 'import';
+  /** ISO 8601, UTC: when it was started or imported (display only, never hashed). */
+  readonly created: string;
+  /** A short description of the agent (`builtin:congestion-aware-v1`, a module, a command). */
+  readonly agentLabel: string;
+  /**
+   * How the agent was isolated (evaluation.md section 8): `sandboxed`
+   * (bubblewrap), `none` (the user's full rights: the score cannot show the
+   * agent saw only its observations), `in_process` (a builtin or the chat
+   * adapter, the evaluator's own code); null when not recorded (an import
+   * without an operational record stating it, a run older than the field).
+   */
+  readonly isolation?: 'sandboxed' | 'none' | 'in_process' | null;
+}
+
+export interface TrialDetail {
+  readonly trial: TrialRow;
+  /** The score report (src/core/scoring/report.ts ScoreReport) as stored, once the trial is scored. */
+  readonly report: unknown | null;
+  /** The section 10 summary text rendered from the report. */
+  readonly summaryText: string | null;
+  /** The operational record, when there is one. */
+  readonly operational: unknown | null;
+}
+
+export type EpisodeStatus = (typeof episodeStatuses)[number];
+
+export interface EpisodeRow {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly index: number;
+  readonly scenarioId: string;
+  readonly family: string;
+  readonly status: EpisodeStatus;
+  readonly failureKind: string | null;
+  readonly termination: string | null;
+  readonly steps: number | null;
+  readonly evacuated: number | null;
+  readonly dead: number | null;
+  readonly stranded: number | null;
+  /** The episode score (exact decimal string), when scored. */
+  readonly score: string | null;
+}
+
+export interface PageOf<T> {
+  readonly rows: readonly T[];
+  readonly total: number;
+}
+
+export interface RunStatus {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly agentLabel: string;
+  readonly state: 'running' | 'cancelling';
+  readonly finished: number;
+  readonly scheduled: number;
+  readonly elapsedMs: number;
+  readonly etaMs: number;
+}
+
+export interface Overview {
+  readonly suites: readonly SuiteSummary[];
+  readonly manifests: readonly ManifestSummary[];
+  readonly packs: readonly PackSummary[];
+  readonly models: readonly string[];
+  readonly recentTrials: readonly TrialRow[];
+  readonly running: readonly RunStatus[];
+  /** Trials a quit or crash left unfinished: the Run view offers to resume them. */
+  readonly interrupted: readonly TrialRow[];
+}
+
+export interface ExportedFile {
+  readonly file: string;
+  readonly sha256: string;
+}
+
+export interface EpisodeReplay {
+  readonly trialId: number;
+  readonly modelId: string;
+  readonly index: number;
+  readonly scenarioId: string;
+  /** The scenario file's exact text. */
+  readonly scenarioText: string;
+  /** The run record's canonical text, or null when the episode failed (no record). */
+  readonly recordText: string | null;
+  /** The episode's evidence from the trial's score report (src/core/scoring/evidence.ts EpisodeEvidence), when scored. */
+  readonly evidence: unknown | null;
+  readonly failure: { readonly kind: string; readonly message: string } | null;
+}
+
+export interface TranscriptLine {
+  /** The step the answer drove. */
+  readonly step: number;
+  readonly prompt: string;
+  readonly answer: string | null;
+  readonly outcome: string;
+  readonly latencyMs: number | null;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+}
+
+export interface TrialComparison {
+  /** The comparison artifact (src/core/scoring/compare.ts ComparisonArtifact), exactly what `score compare` writes. */
+  readonly artifact: unknown;
+  /** The summary lines `score compare` prints. */
+  readonly summary: readonly string[];
+}
+
+export interface LeaderboardGroup {
+  /** The pack ID (official) or the suite ID (UNOFFICIAL). */
+  readonly target: string;
+  readonly official: boolean;
+  readonly manifestHash: string;
+  /** The leaderboard artifact (src/core/scoring/leaderboard.ts), exactly what `emberbench leaderboard` writes; null with a single model. */
+  readonly board: unknown | null;
+  /** The rows: model, score, interval, outcome against the next entry. */
+  readonly rows: readonly LeaderboardRow[];
+}
+
+export interface LeaderboardRow {
+  readonly rank: number;
+  readonly modelId: string;
+  readonly trialIds: readonly number[];
+  readonly score: string | null;
+  readonly scoreRounded: string | null;
+  readonly intervalLow: string | null;
+  readonly intervalHigh: string | null;
+  /** The paired outcome against the next entry down (exact_tie, a_better, b_better, inconclusive), null for the last. */
+  readonly vsNext: string | null;
+  /** How the entry's agent was isolated (TrialRow.isolation). */
+  readonly isolation: TrialRow['isolation'];
+}
+
+export interface BundleSummary {
+  readonly dir: string;
+  readonly packId: string;
+  readonly models: readonly { readonly modelId: string; readonly trials: number; readonly score: string | null }[];
+  readonly comparisonOutcome: string | null;
+  readonly files: number;
+}
+
