@@ -1,27 +1,20 @@
 // The archive's pack jobs in the archive worker (a real worker thread from
 // the source entry) and in this thread: the same answers, an error that
 // crosses the thread with its kind, and a damaged pack found out.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
 import { runOffThread } from '../../src/node/archive/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { loadPack } from '../../src/node/pack.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
-import { PUBLIC_SUITE, tempDir } from './helpers.js';
+import { filesOf, PUBLIC_SUITE, tempDir } from './helpers.js';
 
 const tmp = tempDir('ember-archive-jobs-');
 afterAll(() => tmp.remove());
 
 const WORKER = defaultEntryPoints().archiveWorker;
-
-function filesOf(dir: string): [string, Uint8Array][] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => [relative(dir, path).split(sep).join('/'), readFileSync(path)]);
-}
 
 describe('archive jobs off the thread', () => {
   it('builds a pack in the worker as in this thread, verifies it, and finds a changed byte', async () => {

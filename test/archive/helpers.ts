@@ -1,7 +1,7 @@
 // Shared pieces of the archive process tests.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Events, EventName, RunProgressEvent } from '../../src/shared/api/contract.js';
 import { createWorkbenchServices, type WorkbenchServices } from '../../src/node/app/services.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
@@ -12,6 +12,14 @@ export const PUBLIC_SUITE = join(ROOT, 'scenarios', 'public', 'v1');
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Every file under `dir`, by its `/`-separated relative path (a stored pack's files, as the archive hands them to a job). */
+export function filesOf(dir: string): [string, Uint8Array][] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => [relative(dir, path).split(sep).join('/'), readFileSync(path)]);
 }
 
 export interface Harness {

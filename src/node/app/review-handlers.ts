@@ -4,12 +4,17 @@
  * bundle verification, the HTML report). Every number comes from the same
  * core functions the CLI uses on the same stored bytes: `score compare`,
  * `leaderboard`, `bundle create`, `report html`.
+ *
+ * What authenticates results or replays records (a report of several
+ * trials, a bundle, its verification, the HTML report) runs in the archive
+ * worker (review-jobs.ts), so the app's main process and the server answer
+ * other calls meanwhile; a replay reads its one episode, not the trial's
+ * whole result.
  */
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseResultText } from '../../core/eval/result.js';
-import { sha256Hex } from '../../core/hash.js';
+import { ValidationError } from '../../core/errors.js';
 import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
 import { buildLeaderboard } from '../../core/scoring/leaderboard.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
@@ -19,16 +24,12 @@ import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
-import { bundleContent } from '../bundle/bundle-content.js';
-import { scoreResults } from '../workflows/score.js';
-import { scoreReportText } from '../../core/scoring/report.js';
-import { recordText } from '../../core/sim/record.js';
-import { verifyBundle, writeBundleDirectory } from '../bundle/bundle.js';
+import { runOffThread } from '../archive/off-thread.js';
+import type { ResultText } from '../archive/review-jobs.js';
+import { storedEpisode } from '../archive/trials-store.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
-import { checkOutputPath, writeOutputFile } from '../files.js';
-import { renderHtmlReport } from '../report-html/html-report.js';
 import { ServiceError } from './dispatch.js';
-import { storedManifest, storedPack, storedSuite } from './catalog.js';
+import { getPackSummary, storedManifest, storedSuite } from './catalog.js';
 
 type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
 export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedInput<N>) => Promise<Outputs[N]> };
@@ -63,9 +64,9 @@ function bundleSummary(dir: string, index: BundleIndex): BundleSummary {
 /**
  * A set of trials of one model, scored as one report (its trials averaged,
  * scoring-v1.0.md section 12) from their stored results, against the trials'
- * pack or suite.
+ * pack or suite: in the archive worker, since it authenticates every result.
  */
-function modelReport(archive: Archive, trialIds: readonly number[], field: string): { view: ReportView; rows: TrialDbRow[] } {
+async function modelReport(archive: Archive, worker: string | undefined, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[] }> {
   const rows = trialIds.map((id) => trialRow(archive, id, field));
   if (rows.length === 1) return { view: reportOf(archive, rows[0]!, field).view, rows };
   const first = rows[0]!;
@@ -75,14 +76,27 @@ function modelReport(archive: Archive, trialIds: readonly number[], field: strin
     }
   }
   // Several trials: the report of all of them, computed as `score --result ...` would.
-  const results = rows.map((row) => ({ text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` }));
-  const pack = first.pack_digest === null ? null : storedPack(archive, first.pack_digest, false);
-  const suite = pack?.suite ?? storedSuite(archive, storedManifest(archive, first.manifest_hash).suite.suite_hash);
-  const report = scoreResults({ suite, pack, results });
-  return { view: reportView(parseScoreReportText(scoreReportText(report), `${field}: trials ${trialIds.join(', ')}`)), rows };
+  const suiteHash = storedManifest(archive, first.manifest_hash).suite.suite_hash;
+  const packDigest = first.pack_digest;
+  const reportText = await runOffThread(worker, {
+    kind: 'trials-report',
+    input: {
+      results: rows.map((row) => storedResultText(archive, row)),
+      suiteHash,
+      suiteFiles: [...storedSuiteFiles(archive.db, suiteHash)],
+      pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive.db, packDigest)] },
+    },
+  });
+  return { view: reportView(parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`)), rows };
 }
 
-export function reviewHandlers(archive: Archive): ReviewHandlers {
+/** A trial's stored result (digest-checked), named as messages name it. */
+function storedResultText(archive: Archive, row: TrialDbRow): ResultText {
+  return { text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` };
+}
+
+/** The review procedures; `worker` is the archive worker's entry (off-thread.ts), undefined to run the long jobs in this thread. */
+export function reviewHandlers(archive: Archive, worker: string | undefined): ReviewHandlers {
   return {
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
@@ -91,9 +105,8 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
       if (job === undefined) throw new ServiceError('not_found', `index: trial ${trialId} has episodes 0 to ${manifest.episodes.length - 1}`, 'index');
       const suite = storedSuite(archive, manifest.suite.suite_hash);
       const entry = suite.entries.find((e) => e.scenarioId === job.scenario_id)!;
-      const result = parseResultText(text(trialFiles(archive, trialId).get(EXPORT_FILES.result)!), `trial ${trialId}`);
-      const episode = result.episodes.find((e) => e.index === index);
-      const failure = result.failures.find((f) => f.index === index);
+      const stored = storedEpisode(archive.db, trialId, index);
+      if (stored === undefined) throw new ValidationError(`archive: trial ${trialId} has no row for its episode ${index} (the archive is damaged)`);
       const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive.db, row.report_digest))) as { episodes: { index: number }[] });
       return {
         trialId,
@@ -101,15 +114,20 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
         index,
         scenarioId: job.scenario_id,
         scenarioText: text(storedSuiteFiles(archive.db, suite.hash).get(entry.file)!),
-        recordText: episode === undefined ? null : recordText(episode.record),
+        recordText: stored.status === 'done' ? stored.recordText : null,
         evidence: report?.episodes.find((e) => e.index === index) ?? null,
-        failure: failure === undefined ? (episode === undefined ? { kind: 'missing', message: 'no result for this episode yet' } : null) : { kind: failure.kind, message: failure.message },
+        failure:
+          stored.status === 'failed'
+            ? { kind: stored.failure.kind, message: stored.failure.message }
+            : stored.status === 'missing'
+              ? { kind: 'missing', message: 'no result for this episode yet' }
+              : null,
       };
     },
 
     'compare.trials': async ({ a, b, resamples }) => {
-      const A = modelReport(archive, a, 'a');
-      const B = modelReport(archive, b, 'b');
+      const A = await modelReport(archive, worker, a, 'a');
+      const B = await modelReport(archive, worker, b, 'b');
       if (A.rows[0]!.model_id === B.rows[0]!.model_id) throw new ServiceError('usage', `b: both sides are model ${JSON.stringify(A.rows[0]!.model_id)}; compare two models`, 'b');
       const comparison = compareReports(A.view, B.view, resamples, A.rows[0]!.model_id, B.rows[0]!.model_id);
       return { artifact: comparison.artifact, summary: comparisonSummary(comparison) };
@@ -167,27 +185,30 @@ export function reviewHandlers(archive: Archive): ReviewHandlers {
         if (row.pack_digest === null) throw new ServiceError('usage', `trial ${row.trial_id} was not scored against an environment pack: only official trials go into a bundle`, 'a');
         if (row.pack_digest !== first.pack_digest) throw new ServiceError('usage', `trials ${first.trial_id} and ${row.trial_id} ran different packs`, 'b');
       }
-      const pack = storedPack(archive, first.pack_digest!, false);
-      const results = rows.map((row) => ({ text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` }));
-      const operational = rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }));
-      const content = bundleContent({ pack, packFiles: storedPackFiles(archive.db, pack.digest), results, operational: dedupeByModel(operational), resamples: 2000 });
-      const dir = resolve(outDir);
-      await writeBundleDirectory(dir, content);
-      return bundleSummary(dir, content.index);
+      const packDigest = first.pack_digest!;
+      getPackSummary(archive, packDigest);
+      const index = await runOffThread(worker, {
+        kind: 'bundle-create',
+        input: {
+          packDigest,
+          packFiles: [...storedPackFiles(archive.db, packDigest)],
+          results: rows.map((row) => storedResultText(archive, row)),
+          operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
+          resamples: 2000,
+          outDir: resolve(outDir),
+        },
+      });
+      return bundleSummary(resolve(outDir), index);
     },
 
     'export.verifyBundle': async ({ dir }) => {
-      const verified = verifyBundle(dir);
-      return bundleSummary(resolve(dir), verified.index);
+      const index = await runOffThread(worker, { kind: 'bundle-verify', input: resolve(dir) });
+      return bundleSummary(resolve(dir), index);
     },
 
     'export.htmlReport': async ({ bundleDir, outFile, episodes }) => {
-      const output = { force: false, inputs: [bundleDir] };
       if (existsSync(outFile)) throw new ServiceError('output', `outFile: ${outFile} exists and is never replaced; type a new file name`, 'outFile');
-      await checkOutputPath(outFile, output);
-      const html = renderHtmlReport(bundleDir, episodes === undefined ? {} : { episodes });
-      await writeOutputFile(outFile, html, output);
-      return { file: resolve(outFile), bytes: Buffer.byteLength(html, 'utf8'), sha256: sha256Hex(html) };
+      return runOffThread(worker, { kind: 'html-report', input: { bundleDir, outFile, ...(episodes === undefined ? {} : { episodes }) } });
     },
   };
 }

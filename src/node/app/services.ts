@@ -168,7 +168,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (agent?.kind !== 'openai-chat') throw new ServiceError('not_found', `trialId: trial ${trialId} has no transcripts (only language-model trials run here do)`, 'trialId');
       return { lines: await transcriptLines(archive, trialId, index) };
     },
-    ...reviewHandlers(archive),
+    ...reviewHandlers(archive, opts.entryPoints.archiveWorker),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };

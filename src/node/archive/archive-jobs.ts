@@ -7,13 +7,25 @@
  * - `score`: authenticate a result and score it (score-job.ts);
  * - `pack-build`: `pack build` into a folder (every fire world and M*);
  * - `pack-verify`: a stored pack's files authenticated and every fire world
- *   and M* recomputed, as `pack verify`.
+ *   and M* recomputed, as `pack verify`;
+ * - the review views' reports, bundles and HTML reports (review-jobs.ts).
  */
 
+import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
 import { buildPack } from '../pack.js';
 import { packFromFiles } from './inputs-store.js';
+import {
+  runBundleCreateJob,
+  runBundleVerifyJob,
+  runHtmlReportJob,
+  runTrialsReportJob,
+  type BundleCreateJob,
+  type HtmlReportJob,
+  type HtmlReportOutput,
+  type TrialsReportJob,
+} from './review-jobs.js';
 import { runScoreJob, type ScoreJob } from './score-job.js';
 import type { ScoredTrial } from './score-trial.js';
 
@@ -36,6 +48,13 @@ export interface ArchiveJobs {
   /** The pack is written into `out`. */
   readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
   readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
+  /** The report's canonical text. */
+  readonly 'trials-report': { readonly input: TrialsReportJob; readonly output: string };
+  /** The bundle is written into `outDir`. */
+  readonly 'bundle-create': { readonly input: BundleCreateJob; readonly output: BundleIndex };
+  /** The input is the bundle folder. */
+  readonly 'bundle-verify': { readonly input: string; readonly output: BundleIndex };
+  readonly 'html-report': { readonly input: HtmlReportJob; readonly output: HtmlReportOutput };
 }
 
 export type ArchiveJobKind = keyof ArchiveJobs;
@@ -67,6 +86,10 @@ const HANDLERS: Handlers = {
   score: runScoreJob,
   'pack-build': buildPackJob,
   'pack-verify': verifyPackJob,
+  'trials-report': runTrialsReportJob,
+  'bundle-create': runBundleCreateJob,
+  'bundle-verify': runBundleVerifyJob,
+  'html-report': runHtmlReportJob,
 };
 
 /** Runs a job in this thread. */

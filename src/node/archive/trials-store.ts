@@ -157,6 +157,39 @@ export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisod
 }
 
 /**
+ * One scheduled episode of a trial as stored: its record as a record file
+ * holds it (canonical JSON + LF, recordText; the artifact digest-checked),
+ * its declared failure, or neither (missing).
+ */
+export type StoredEpisode =
+  | { readonly status: 'done'; readonly recordText: string }
+  | { readonly status: 'failed'; readonly failure: FailureDeclaration }
+  | { readonly status: 'missing' };
+
+/**
+ * One episode of a trial, read alone (a replay must not inflate and parse
+ * the whole result for one record); undefined when the trial has no such
+ * episode.
+ */
+export function storedEpisode(db: Db, trialId: number, index: number): StoredEpisode | undefined {
+  const r = stmt(db, 'SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND idx = ?').get(trialId, index) as
+    | EntryRow
+    | undefined;
+  if (r === undefined) return undefined;
+  switch (r.status) {
+    case 'done':
+      // The artifact is the record's canonical JSON (storeEpisode), which is recordText without its LF.
+      return { status: 'done', recordText: getArtifact(db, r.record_digest!).toString('utf8') + '\n' };
+    case 'failed':
+      return { status: 'failed', failure: { index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' } };
+    case 'missing':
+      return { status: 'missing' };
+    default:
+      throw new ValidationError(`archive: trial ${trialId} episode ${index} has status ${JSON.stringify(r.status)} (the archive is damaged)`);
+  }
+}
+
+/**
  * What a resumed run needs of a trial: the indices of its committed episodes
  * (their artifacts digest-checked one at a time, then dropped, so memory
  * stays bounded by one episode) and its declared failures.
