@@ -16,16 +16,13 @@
  */
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGeneratorConfigText } from '../src/core/generate/config.js';
-import { generateBatch } from '../src/core/generate/generate.js';
-import { SUITE_MANIFEST_FILE } from '../src/core/world/suite.js';
 import type { Figure } from './harness.js';
+import { writeStressHallSuite } from './stress-hall-suite.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const STRESS_CONFIG = join(ROOT, 'scenarios', 'generated', 'stress.json');
 const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts')];
 const MiB = 2 ** 20;
 
@@ -90,14 +87,7 @@ export async function benchBigResult(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ember-big-result-'));
   try {
     const suiteDir = join(dir, 'suite');
-    const config = JSON.parse(readFileSync(STRESS_CONFIG, 'utf8')) as { families: Record<string, unknown>[] } & Record<string, unknown>;
-    config['suite_id'] = 'bench-big-result';
-    const hall = config.families.find((f) => f['family'] === 'large_hall_crowd')!;
-    config.families = [{ ...hall, count: scenarios, people: [people, people], max_steps: [steps, steps] }];
-    const batch = generateBatch(parseGeneratorConfigText(JSON.stringify(config), STRESS_CONFIG), '1');
-    mkdirSync(suiteDir);
-    writeFileSync(join(suiteDir, SUITE_MANIFEST_FILE), batch.suiteManifestText);
-    for (const s of batch.scenarios) writeFileSync(join(suiteDir, s.file), s.text);
+    writeStressHallSuite(suiteDir, 'bench-big-result', { people, steps, scenarios });
     const manifest = join(dir, 'manifest.json');
     const out = join(dir, 'result.json');
     const journal = `${out}.journal`;

@@ -4,7 +4,7 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, page, stress, replay, big-result)
+ *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, app-run, page, stress, replay, big-result)
  *   (big-result, a result of more than 1 GB run, killed, resumed, verified, scored and bundled, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
@@ -23,6 +23,7 @@ const sections: Record<string, [string, () => Promise<Figure[]>]> = {
   scoring: ['The EMBER Score', async () => (await import('./scoring.js')).benchScoring()],
   llm: ['Language models (builtin:openai-chat against the scripted endpoint)', async () => (await import('./llm.js')).benchLlm()],
   archive: ['The workbench archive', async () => (await import('./archive.js')).benchArchive()],
+  'app-run': ['An app run with large episodes: how long the main thread is held', async () => (await import('./app-run.js')).benchAppRun()],
   page: ['The workbench in a browser', async () => (await import('./page.js')).benchPage()],
   stress: ['Stress scale: generated worlds at 1x, 4x, 16x the work (each stage in its own process)', async () => (await import('./stress.js')).benchStress()],
   replay: ['The workbench replay (pixi.js in headless Chromium)', async () => (await import('./replay.js')).benchReplay()],

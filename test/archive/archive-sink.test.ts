@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputError } from '../../src/core/errors.js';
-import { resultText, type ResultEpisode } from '../../src/core/eval/result.js';
+import { resultDigest, resultText, type ResultEpisode } from '../../src/core/eval/result.js';
 import { Archive } from '../../src/node/archive/archive.js';
 import { getArtifact } from '../../src/node/archive/artifacts.js';
 import { ArchiveSink } from '../../src/node/archive/archive-sink.js';
@@ -70,8 +70,13 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       const probe = await new ArchiveSink(archive, trialId, unscored).resumeState({ suite: built.suite, manifest: built.manifest, manifestHash: seeded.manifestHash, modelId: 'kit-model' });
       expect(probe).toEqual({ episodes: [], storedEpisodes: Array.from({ length: after.episodes_completed }, (_, i) => i), failures: [] });
 
-      const resumed = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, unscored)));
+      // The final result is composed from the stored texts and scored from its bytes: they are the whole-run result's.
+      let scoredBytes: Buffer | undefined;
+      const scoring = { score: (chunks: readonly Uint8Array[]) => ((scoredBytes = Buffer.concat(chunks)), Promise.resolve(null)) };
+      const resumed = await runEvaluation(tinyRunOptions(built, new ArchiveSink(archive, trialId, scoring)));
       expect(resumed.completedEpisodes).toBe(built.manifest.episodes.length);
+      expect(scoredBytes?.toString('utf8')).toBe(wholeText);
+      expect(resumed.digest).toBe(resultDigest(wholeText));
       const row = getTrialDbRow(archive.db, trialId)!;
       expect(row.status).toBe('complete');
       expect(getArtifact(archive.db, row.result_digest!).toString('utf8')).toBe(wholeText);

@@ -58,7 +58,7 @@ async function archiveImport(args: ParsedArgs): Promise<Report> {
     // One transaction: the suites, and every file authenticated before any of them is written.
     const outcomes = archive.write((db) => {
       for (const s of suites) storeSuite(db, s.suite, s.files, s.source);
-      const prepared = files.map((path, k) => prepareImport(archive, path, texts[k]!, recordFiles[k]));
+      const prepared = files.map((path, k) => prepareImport(db, path, texts[k]!, recordFiles[k]));
       const fresh = commitImports(archive, prepared.filter((p): p is PreparedImport => !('duplicate' in p)));
       let next = 0;
       return prepared.map((p) => ('duplicate' in p ? { trialId: p.duplicate, duplicate: true } : fresh[next++]!));

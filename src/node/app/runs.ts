@@ -235,7 +235,7 @@ export class RunManager {
         }
       },
       // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the archive worker.
-      score: (text) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive.db, text, `trial ${trialId}`, suite.hash, config.packDigest)),
+      score: (result) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive.db, result, `trial ${trialId}`, suite.hash, config.packDigest)),
     });
     run.done = runEvaluation({
       suite,

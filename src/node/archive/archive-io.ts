@@ -5,9 +5,9 @@
  * the archive holds, it is authenticated from scratch like `evaluation
  * verify` (every record replayed, every metric recomputed) and scored like
  * `score --pack` (official) when its manifest is that of exactly one stored
- * environment pack, else like `score --suite` (unofficial); only then is
- * anything written, in one
- * transaction. A file that fails is refused whole with the reason; the same
+ * environment pack, else like `score --suite` (unofficial), all of that in
+ * import-prepare.ts (in the archive worker for the app); only then is
+ * anything written, in one transaction. A file that fails is refused whole with the reason; the same
  * bytes imported twice are found by their digest. The result's operational
  * record may come with it (checked first: valid, canonical, of the result's
  * model) and is stored with the trial; its isolation level becomes the
@@ -24,17 +24,17 @@ import { constants, existsSync, lstatSync, readdirSync, statSync } from 'node:fs
 import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
-import { buildResult, parseResultText, resultText, type EvaluationResult } from '../../core/eval/result.js';
-import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
+import { buildResult, resultText } from '../../core/eval/result.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
 import { getArtifact, putText, sha256OfBytes, utf8 } from './artifacts.js';
 import type { Archive } from './archive.js';
-import { hasSuite, loadStoredManifest, loadStoredSuite, storeManifest } from './inputs-store.js';
+import { prepareImport, trialOfDigest, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
+import { loadStoredManifest, storeManifest } from './inputs-store.js';
+import { runOffThread } from './off-thread.js';
 import { getTrialDbRow } from './queries.js';
-import { scoreOffThread } from './off-thread.js';
-import { runScoreJob, scoreJobOf } from './score-job.js';
-import { scoreResultText, type ScoredTrial } from './score-trial.js';
-import { insertTrial, setTrialIsolation, storedEntries, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
+import { insertTrial, setTrialIsolation, storedEntries, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
+
+export { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 
 export const EXPORT_FILES = { result: 'result.json', report: 'score.json', summary: 'summary.txt' } as const;
 
@@ -43,117 +43,34 @@ export interface ImportOutcome {
   readonly duplicate: boolean;
 }
 
-/** An authenticated, scored result, ready to be written. */
-export interface PreparedImport {
-  readonly fileName: string;
-  readonly text: string;
-  readonly digest: string;
-  readonly result: EvaluationResult;
-  readonly suiteHash: string;
-  /** The one stored pack of the result's manifest (scored official against it), or null (unofficial). */
-  readonly pack: { readonly digest: string; readonly packId: string } | null;
-  readonly families: ReadonlyMap<string, string>;
-  readonly scored: ScoredTrial;
-  /** The result's operational record, when one was given. */
-  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
-}
-
-/** A result's operational record, as the CLI wrote it beside the result. */
-export interface ImportedRecordFile {
-  readonly fileName: string;
-  readonly text: string;
-}
-
-function trialOfDigest(archive: Archive, digest: string): number | undefined {
-  const row = archive.db.prepare('SELECT trial_id FROM trials WHERE result_digest = ? ORDER BY trial_id LIMIT 1').get(digest) as { trial_id: number } | undefined;
-  return row?.trial_id;
-}
-
-interface CheckedImport {
-  readonly fileName: string;
-  readonly text: string;
-  readonly digest: string;
-  readonly result: EvaluationResult;
-  readonly suiteHash: string;
-  readonly pack: { readonly digest: string; readonly packId: string } | null;
-  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
-}
-
-/** The operational record given with a result: strict, canonical, and of the result's model (ValidationError otherwise). */
-function checkRecordOf(result: EvaluationResult, file: ImportedRecordFile): { text: string; record: OperationalRecord } {
-  const record = parseOperationalRecordText(file.text, file.fileName);
-  if (record.model_id !== result.model_id) {
-    throw new ValidationError(`${file.fileName}: the operational record is of model ${JSON.stringify(record.model_id)}, the result of ${JSON.stringify(result.model_id)}`);
-  }
-  return { text: file.text, record };
-}
-
-/** The pack to score an import against: the stored pack of its manifest when there is exactly one (two would make the choice arbitrary). */
-function packOfManifest(archive: Archive, manifestHash: string): { digest: string; packId: string } | null {
-  const rows = archive.db.prepare('SELECT pack_digest, pack_id FROM packs WHERE manifest_hash = ? ORDER BY pack_digest LIMIT 2').all(manifestHash) as { pack_digest: string; pack_id: string }[];
-  return rows.length === 1 ? { digest: rows[0]!.pack_digest, packId: rows[0]!.pack_id } : null;
-}
-
-/** The quick checks of an import: a duplicate by digest, a strict parse, a suite the archive holds. */
-function checkImport(archive: Archive, fileName: string, text: string, operational?: ImportedRecordFile): CheckedImport | { readonly duplicate: number } {
-  const digest = sha256OfBytes(utf8(text));
-  const existing = trialOfDigest(archive, digest);
-  if (existing !== undefined) return { duplicate: existing };
-  const result = parseResultText(text, fileName);
-  const suiteRef = result.manifest.suite;
-  if (!hasSuite(archive.db, suiteRef.suite_hash)) {
-    throw new ValidationError(
-      `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
-    );
-  }
-  const record = operational === undefined ? {} : { operational: checkRecordOf(result, operational) };
-  return { fileName, text, digest, result, suiteHash: suiteRef.suite_hash, pack: packOfManifest(archive, result.manifest_hash), ...record };
-}
-
-function withFamilies(archive: Archive, c: CheckedImport, scored: ScoredTrial): PreparedImport {
-  const suite = loadStoredSuite(archive.db, c.suiteHash);
-  return { ...c, families: new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily])), scored };
-}
-
 /**
- * Authenticates and scores one evaluation result text without writing
- * anything; throws (ValidationError, or MismatchError for a replay
- * mismatch) with the reason when it does not authenticate. A result whose
- * bytes are already archived needs no work: `duplicate` names its trial.
+ * Prepares an import (import-prepare.ts) in the archive worker
+ * (`archiveWorker`, else a later turn of this thread), which reads the
+ * archive through its own read-only connection: hashing, parsing,
+ * authenticating, scoring and packing a large result take seconds that the
+ * app's main process must not wait.
  */
-export function prepareImport(archive: Archive, fileName: string, text: string, operational?: ImportedRecordFile): PreparedImport | { readonly duplicate: number } {
-  const c = checkImport(archive, fileName, text, operational);
-  if ('duplicate' in c) return c;
-  // The long part: every record replayed, every metric recomputed, the report built.
-  const scored = c.pack === null ? scoreResultText(text, fileName, { suite: loadStoredSuite(archive.db, c.suiteHash), pack: null }) : runScoreJob(scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack.digest));
-  return withFamilies(archive, c, scored);
-}
-
-/** prepareImport with the authentication and scoring in the archive worker (`archiveWorker`, else a later turn of this thread). */
-export async function prepareImportOffThread(
+export function prepareImportOffThread(
   archive: Archive,
   fileName: string,
   text: string,
   archiveWorker: string | undefined,
   operational?: ImportedRecordFile,
-): Promise<PreparedImport | { readonly duplicate: number }> {
-  const c = checkImport(archive, fileName, text, operational);
-  if ('duplicate' in c) return c;
-  const scored = await scoreOffThread(archiveWorker, scoreJobOf(archive.db, text, fileName, c.suiteHash, c.pack?.digest ?? null));
-  return withFamilies(archive, c, scored);
+): Promise<PreparedImport | DuplicateImport> {
+  return runOffThread(archiveWorker, { kind: 'import-prepare', input: { archivePath: archive.path, fileName, text, ...(operational === undefined ? {} : { operational }) } });
 }
 
 /** Writes prepared imports, all in one transaction; returns their trial IDs (an identical file imported twice in one batch is one trial). */
 export function commitImports(archive: Archive, prepared: readonly PreparedImport[]): ImportOutcome[] {
   return archive.write((w) =>
     prepared.map((p): ImportOutcome => {
-      const existing = trialOfDigest(archive, p.digest);
+      // Checked again here: another import of the same bytes may have landed since this one was prepared.
+      const existing = trialOfDigest(w, p.digest);
       if (existing !== undefined) return { trialId: existing, duplicate: true };
-      const { result } = p;
-      const manifestHash = storeManifest(w, result.manifest);
+      const manifestHash = storeManifest(w, p.manifest);
       const id = insertTrial(w, {
-        modelId: result.model_id,
-        manifest: result.manifest,
+        modelId: p.modelId,
+        manifest: p.manifest,
         manifestHash,
         pack: p.pack,
         status: 'running',
@@ -162,11 +79,11 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
         runConfig: { importedFrom: p.fileName },
         families: p.families,
       });
-      for (const e of result.episodes) storeEpisode(w, id, e, null);
-      for (const f of result.failures) storeFailure(w, id, f);
+      for (const e of p.episodes) storeEpisodeRow(w, id, e.row, null, e.packed);
+      for (const f of p.failures) storeFailure(w, id, f);
       storeOutcome(w, id, {
-        resultText: p.text,
-        complete: result.episodes.length === result.manifest.episodes.length,
+        result: p.result,
+        complete: p.complete,
         report: p.scored.report,
         reportText: p.scored.reportText,
         summary: p.scored.summary,
@@ -183,7 +100,7 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
 
 /** Imports one evaluation result text: authenticated first, refused whole with the reason, written in one transaction. */
 export function importResultText(archive: Archive, fileName: string, text: string): ImportOutcome {
-  const prepared = prepareImport(archive, fileName, text);
+  const prepared = prepareImport(archive.db, fileName, text);
   if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
   return commitImports(archive, [prepared])[0]!;
 }

@@ -5,6 +5,8 @@
  * main process and the server's event loop (off-thread.ts):
  *
  * - `score`: authenticate a result and score it (score-job.ts);
+ * - `import-prepare`: authenticate, score and pack a result to import
+ *   (import-prepare.ts);
  * - `pack-build`: `pack build` into a folder (every fire world and M*);
  * - `pack-verify`: a stored pack's files authenticated and every fire world
  *   and M* recomputed, as `pack verify`;
@@ -15,6 +17,7 @@ import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
 import { buildPack } from '../pack.js';
+import { runImportPrepareJob, type DuplicateImport, type ImportPrepareJob, type PreparedImport } from './import-prepare.js';
 import { packFromFiles } from './inputs-store.js';
 import {
   runBundleCreateJob,
@@ -45,6 +48,8 @@ export interface PackVerifyJob {
 /** Each kind of job: what it is given and what it answers. */
 export interface ArchiveJobs {
   readonly score: { readonly input: ScoreJob; readonly output: ScoredTrial };
+  /** Nothing is written: the caller commits what comes back (archive-io.ts commitImports). */
+  readonly 'import-prepare': { readonly input: ImportPrepareJob; readonly output: PreparedImport | DuplicateImport };
   /** The pack is written into `out`. */
   readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
   readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
@@ -84,6 +89,7 @@ type Handlers = { readonly [K in ArchiveJobKind]: (input: ArchiveJobs[K]['input'
 /** One handler per kind (a mapped type: a kind without one does not compile). */
 const HANDLERS: Handlers = {
   score: runScoreJob,
+  'import-prepare': runImportPrepareJob,
   'pack-build': buildPackJob,
   'pack-verify': verifyPackJob,
   'trials-report': runTrialsReportJob,

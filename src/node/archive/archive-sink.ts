@@ -11,27 +11,43 @@
  * exactly as `emberbench score` scores the result file.
  */
 
+import { createHash } from 'node:crypto';
 import { OutputError } from '../../core/errors.js';
 import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
+import { packChunksAsync, utf8 } from './artifacts.js';
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
 import type { Archive } from './archive.js';
 import { getTrialDbRow } from './queries.js';
 import type { ScoredTrial } from './score-trial.js';
-import { setTrialStatus, storedEntries, storedEpisodeBytes, storedIndices, storeEpisode, storeFailure, storeOutcome } from './trials-store.js';
+import {
+  packEpisodeAsync,
+  setTrialStatus,
+  storedEntries,
+  storedEpisodeBytes,
+  storedEpisodeChunks,
+  storedFailures,
+  storedIndices,
+  storeEpisode,
+  storeFailure,
+  storeOutcome,
+} from './trials-store.js';
 
 export interface ArchiveSinkHooks {
   /** After each commit transaction (progress events). */
   readonly committed?: (entry: SinkEntry, state: SinkState) => void;
-  /** Scores the final result text (off the caller's loop where possible); null when the trial cannot be scored. */
-  readonly score: (resultText: string) => Promise<ScoredTrial | null>;
+  /** Scores the final result, given as its UTF-8 bytes in chunks (off the caller's loop where possible); null when the trial cannot be scored. */
+  readonly score: (result: readonly Uint8Array[]) => Promise<ScoredTrial | null>;
 }
 
 /** The longest result text the archive keeps (the most any command reads as one text). */
 export const MAX_ARCHIVED_RESULT_BYTES = MAX_TEXT_INPUT_BYTES;
 /** Per committed episode, the keys and punctuation around its record and metrics in the result text (at most). */
 const EPISODE_FRAME_BYTES = 64;
+/** A result text without episodes starts so; the episodes go between its brackets. */
+const EMPTY_EPISODES = '{"episodes":[]';
+const COMMA = utf8(',');
 
 export class ArchiveSink implements ResultSink {
   /** The length of the trial's result text so far (an upper bound). */
@@ -82,31 +98,28 @@ export class ArchiveSink implements ResultSink {
     return this.finalDigest ?? resultDigest(resultText(this.storedResult()));
   }
 
-  commit(entry: SinkEntry, state: SinkState): Promise<void> {
-    try {
-      this.resultBytes = this.archive.write((db) => {
-        let bytes: number;
-        let index: number;
-        switch (entry.kind) {
-          case 'episode':
-            bytes = storeEpisode(db, this.trialId, entry.episode, entry.scoring?.score ?? null) + EPISODE_FRAME_BYTES;
-            index = entry.episode.index;
-            break;
-          case 'failure':
-            storeFailure(db, this.trialId, entry.failure);
-            bytes = failureBytes(entry.failure);
-            index = entry.failure.index;
-            break;
-        }
-        // Thrown inside the transaction: nothing of this entry stays.
-        if (this.resultBytes + bytes > this.maxResultBytes) throw this.tooLarge(index);
-        return this.resultBytes + bytes;
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async commit(entry: SinkEntry, state: SinkState): Promise<void> {
+    // Serialized here, compressed in the thread pool: only the insert holds the event loop.
+    const packed = entry.kind === 'episode' ? await packEpisodeAsync(entry.episode) : undefined;
+    this.resultBytes = this.archive.write((db) => {
+      let bytes: number;
+      let index: number;
+      switch (entry.kind) {
+        case 'episode':
+          bytes = storeEpisode(db, this.trialId, entry.episode, entry.scoring?.score ?? null, packed) + EPISODE_FRAME_BYTES;
+          index = entry.episode.index;
+          break;
+        case 'failure':
+          storeFailure(db, this.trialId, entry.failure);
+          bytes = failureBytes(entry.failure);
+          index = entry.failure.index;
+          break;
+      }
+      // Thrown inside the transaction: nothing of this entry stays.
+      if (this.resultBytes + bytes > this.maxResultBytes) throw this.tooLarge(index);
+      return this.resultBytes + bytes;
+    });
     this.hooks.committed?.(entry, state);
-    return Promise.resolve();
   }
 
   private tooLarge(index: number): OutputError {
@@ -116,19 +129,57 @@ export class ArchiveSink implements ResultSink {
     );
   }
 
+  /**
+   * Stores and scores the final result: the bytes of
+   * resultText(storedResult()), composed from the stored episodes' canonical
+   * texts (storedEpisodeChunks) without parsing and writing every record
+   * again, digested as they are composed, compressed as one stream in the
+   * thread pool and scored in the archive worker. The main thread holds its
+   * event loop for one episode at a time, however large the result.
+   */
   async finish(final: SinkFinal): Promise<void> {
-    const text = final.text;
-    const scored = await this.hooks.score(text);
-    this.finalDigest = resultDigest(text);
+    const composed = await this.composedResult(final.completed);
+    this.finalDigest = composed.fileDigest;
+    const scored = await this.hooks.score(composed.chunks);
+    const result = await packChunksAsync('result', composed.chunks, composed.digest);
     this.archive.write((db) =>
       storeOutcome(db, this.trialId, {
-        resultText: text,
+        result,
         complete: final.completed === final.scheduled,
         report: scored?.report ?? null,
         reportText: scored?.reportText ?? null,
         summary: scored?.summary ?? null,
       }),
     );
+  }
+
+  /**
+   * The result's UTF-8 bytes in chunks, with its artifact digest (SHA-256
+   * of the bytes) and its resultDigest (fileDigest: without the final LF),
+   * from one pass of the hash.
+   */
+  private async composedResult(committed: number): Promise<{ chunks: Buffer[]; digest: string; fileDigest: string }> {
+    if (this.run === undefined) throw new Error('ArchiveSink: finish before resumeState');
+    const { manifest, manifestHash, modelId } = this.run;
+    const head = resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(this.archive.db, this.trialId)));
+    const chunks: Buffer[] = [];
+    const hash = createHash('sha256');
+    const add = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      hash.update(chunk);
+    };
+    add(utf8('{"episodes":['));
+    let count = 0;
+    for await (const episode of storedEpisodeChunks(this.archive.db, this.trialId)) {
+      if (count++ > 0) add(COMMA);
+      for (const chunk of episode) add(chunk);
+    }
+    if (count !== committed) throw new Error(`ArchiveSink: ${count} episodes stored, the runner committed ${committed}`);
+    // The head is the result without episodes: '{"episodes":[]' then everything after the array, ending in the LF.
+    add(utf8(']' + head.slice(EMPTY_EPISODES.length, -1)));
+    const fileDigest = hash.copy().digest('hex');
+    add(utf8('\n'));
+    return { chunks, digest: hash.digest('hex'), fileDigest };
   }
 
   stopped(): Promise<void> {

@@ -10,6 +10,7 @@ import { buildManifest, manifestHash } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { Suite } from '../../core/world/suite.js';
 import type { Archive } from './archive.js';
+import { packArtifact, utf8 } from './artifacts.js';
 import { readSuiteFolder, storeManifest, storeSuite } from './inputs-store.js';
 import { insertTrial, storeEpisode, storeOutcome } from './trials-store.js';
 
@@ -75,7 +76,7 @@ export function addSyntheticTrial(archive: Archive, s: ReturnType<typeof seedSui
   }
   const total = random() * 100;
   archive.write((db) => {
-    storeOutcome(db, trialId, { resultText: `synthetic result ${trialId}\n`, complete: true, report: null, reportText: null, summary: null });
+    storeOutcome(db, trialId, { result: packArtifact('result', utf8(`synthetic result ${trialId}\n`)), complete: true, report: null, reportText: null, summary: null });
     db.prepare('UPDATE trials SET score = ?, score_key = ?, score_rounded = ? WHERE trial_id = ?').run(total.toFixed(9), total, total.toFixed(1), trialId);
   });
   return trialId;

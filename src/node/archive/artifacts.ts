@@ -7,7 +7,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createDeflateRaw, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../../core/errors.js';
 import { stmt, type Db } from './db.js';
 
@@ -35,22 +38,60 @@ export function utf8(text: string): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-/**
- * Stores bytes (a no-op when the digest is already stored) and returns the
- * digest. Call inside the caller's transaction: the artifact and the rows
- * that name it commit together.
- */
-export function putArtifact(db: Db, kind: ArtifactKind, bytes: Uint8Array): string {
-  const digest = sha256OfBytes(bytes);
+/** An artifact ready to store: its digest taken and its bytes compressed, outside any transaction. */
+export interface PackedArtifact {
+  readonly kind: ArtifactKind;
+  /** SHA-256 of the uncompressed bytes. */
+  readonly digest: string;
+  /** The uncompressed size in bytes. */
+  readonly size: number;
+  readonly encoding: 'raw' | 'deflate';
+  /** The bytes as stored (compressed for the COMPRESSED kinds). */
+  readonly stored: Uint8Array;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Digests and compresses `bytes` in this thread. */
+export function packArtifact(kind: ArtifactKind, bytes: Uint8Array): PackedArtifact {
   const compressed = COMPRESSED.has(kind);
+  return { kind, digest: sha256OfBytes(bytes), size: bytes.byteLength, encoding: compressed ? 'deflate' : 'raw', stored: compressed ? deflateRawSync(bytes) : asBuffer(bytes) };
+}
+
+const deflateRawInPool = promisify(deflateRaw);
+
+/**
+ * packArtifact with the compression in libuv's thread pool: deflating a
+ * large record or result takes seconds, which must not hold up the app's
+ * main process (every IPC call waits on its event loop).
+ */
+export async function packArtifactAsync(kind: ArtifactKind, bytes: Uint8Array): Promise<PackedArtifact> {
+  const digest = sha256OfBytes(bytes);
+  if (!COMPRESSED.has(kind)) return { kind, digest, size: bytes.byteLength, encoding: 'raw', stored: asBuffer(bytes) };
+  return { kind, digest, size: bytes.byteLength, encoding: 'deflate', stored: await deflateRawInPool(bytes) };
+}
+
+/**
+ * Stores a packed artifact (a no-op when the digest is already stored) and
+ * returns the digest. Call inside the caller's transaction: the artifact
+ * and the rows that name it commit together.
+ */
+export function putPacked(db: Db, artifact: PackedArtifact): string {
   stmt(db, 'INSERT OR IGNORE INTO artifacts (digest, kind, encoding, size, bytes) VALUES (?, ?, ?, ?, ?)').run(
-    digest,
-    kind,
-    compressed ? 'deflate' : 'raw',
-    bytes.byteLength,
-    compressed ? deflateRawSync(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    artifact.digest,
+    artifact.kind,
+    artifact.encoding,
+    artifact.size,
+    asBuffer(artifact.stored),
   );
-  return digest;
+  return artifact.digest;
+}
+
+/** Stores bytes (packArtifact, then putPacked) inside the caller's transaction; returns the digest. */
+export function putArtifact(db: Db, kind: ArtifactKind, bytes: Uint8Array): string {
+  return putPacked(db, packArtifact(kind, bytes));
 }
 
 export function putText(db: Db, kind: ArtifactKind, text: string): string {
@@ -61,22 +102,68 @@ export function hasArtifact(db: Db, digest: string): boolean {
   return stmt(db, 'SELECT 1 FROM artifacts WHERE digest = ?').get(digest) !== undefined;
 }
 
-/** The exact bytes of an artifact, after checking them against their digest. */
-export function getArtifact(db: Db, digest: string): Buffer {
-  const row = stmt(db, 'SELECT encoding, size, bytes FROM artifacts WHERE digest = ?').get(digest) as
-    | { encoding: string; size: number; bytes: Buffer }
-    | undefined;
+interface ArtifactRow {
+  encoding: string;
+  size: number;
+  bytes: Buffer;
+}
+
+function artifactRow(db: Db, digest: string): ArtifactRow {
+  const row = stmt(db, 'SELECT encoding, size, bytes FROM artifacts WHERE digest = ?').get(digest) as ArtifactRow | undefined;
   if (row === undefined) throw new ValidationError(`archive: artifact ${digest} is missing (the archive is damaged)`);
-  let bytes: Buffer;
-  try {
-    bytes = row.encoding === 'deflate' ? inflateRawSync(row.bytes) : row.bytes;
-  } catch {
-    throw new ValidationError(`archive: artifact ${digest} cannot be decompressed (the archive is damaged)`);
-  }
+  return row;
+}
+
+function undecompressable(digest: string): ValidationError {
+  return new ValidationError(`archive: artifact ${digest} cannot be decompressed (the archive is damaged)`);
+}
+
+function checked(digest: string, row: ArtifactRow, bytes: Buffer): Buffer {
   if (bytes.byteLength !== row.size || sha256OfBytes(bytes) !== digest) {
     throw new ValidationError(`archive: artifact ${digest} does not match its digest (the archive is damaged or was edited)`);
   }
   return bytes;
+}
+
+/** The exact bytes of an artifact, after checking them against their digest. */
+export function getArtifact(db: Db, digest: string): Buffer {
+  const row = artifactRow(db, digest);
+  let bytes: Buffer;
+  try {
+    bytes = row.encoding === 'deflate' ? inflateRawSync(row.bytes) : row.bytes;
+  } catch {
+    throw undecompressable(digest);
+  }
+  return checked(digest, row, bytes);
+}
+
+const inflateRawInPool = promisify(inflateRaw);
+
+/** getArtifact with the decompression in the thread pool (a large record takes tens of ms to inflate). */
+export async function getArtifactAsync(db: Db, digest: string): Promise<Buffer> {
+  const row = artifactRow(db, digest);
+  let bytes: Buffer;
+  try {
+    bytes = row.encoding === 'deflate' ? await inflateRawInPool(row.bytes) : row.bytes;
+  } catch {
+    throw undecompressable(digest);
+  }
+  return checked(digest, row, bytes);
+}
+
+/**
+ * Packs an artifact given as consecutive chunks whose digest the caller
+ * took as it made them (a result composed piece by piece): compressed as
+ * one stream in the thread pool, never concatenated.
+ */
+export async function packChunksAsync(kind: ArtifactKind, chunks: readonly Uint8Array[], digest: string): Promise<PackedArtifact> {
+  const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+  if (!COMPRESSED.has(kind)) return { kind, digest, size, encoding: 'raw', stored: Buffer.concat(chunks) };
+  const deflate = createDeflateRaw();
+  const out: Buffer[] = [];
+  deflate.on('data', (piece: Buffer) => out.push(piece));
+  await pipeline(Readable.from(chunks), deflate);
+  return { kind, digest, size, encoding: 'deflate', stored: Buffer.concat(out) };
 }
 
 export function getText(db: Db, digest: string): string {

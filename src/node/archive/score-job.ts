@@ -2,7 +2,7 @@
  * Scoring a trial as an archive job (archive-jobs.ts, run off the caller's
  * event loop by off-thread.ts). Authenticating a result replays every
  * record and the report runs a bootstrap: seconds for a large trial. A
- * ScoreJob carries the bytes it needs (the result text, the suite's or the
+ * ScoreJob carries the bytes it needs (the result, the suite's or the
  * pack's files), so the archive worker rebuilds and checks everything
  * itself.
  */
@@ -12,7 +12,8 @@ import { packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
 
 export interface ScoreJob {
-  readonly resultText: string;
+  /** The result file's text, or its UTF-8 bytes in consecutive chunks (a result the archive composed: see ArchiveSink.finish). */
+  readonly result: string | readonly Uint8Array[];
   /** Names the result in messages. */
   readonly source: string;
   readonly suiteHash: string;
@@ -22,9 +23,9 @@ export interface ScoreJob {
 }
 
 /** The job of a result text against a stored suite (and pack), its bytes read (and digest-checked) from the archive. */
-export function scoreJobOf(db: Db, resultText: string, source: string, suiteHash: string, packDigest: string | null): ScoreJob {
+export function scoreJobOf(db: Db, result: string | readonly Uint8Array[], source: string, suiteHash: string, packDigest: string | null): ScoreJob {
   return {
-    resultText,
+    result,
     source,
     suiteHash,
     suiteFiles: [...storedSuiteFiles(db, suiteHash)],
@@ -36,5 +37,6 @@ export function scoreJobOf(db: Db, resultText: string, source: string, suiteHash
 export function runScoreJob(job: ScoreJob): ScoredTrial {
   const pack = job.pack === null ? null : packFromFiles(new Map(job.pack.files), job.pack.digest, false);
   const suite = pack?.suite ?? suiteFromFiles(new Map(job.suiteFiles), `archive:suite/${job.suiteHash.slice(0, 12)}`);
-  return scoreResultText(job.resultText, job.source, { suite, pack });
+  const text = typeof job.result === 'string' ? job.result : Buffer.concat(job.result).toString('utf8');
+  return scoreResultText(text, job.source, { suite, pack });
 }

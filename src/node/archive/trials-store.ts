@@ -21,7 +21,7 @@ import type { IsolationLevel } from '../../core/scoring/operational.js';
 import type { RunRecord } from '../../core/sim/record.js';
 import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
-import { getArtifact, putText } from './artifacts.js';
+import { getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
 import { stmt, type Db } from './db.js';
 
 export interface NewTrial {
@@ -77,30 +77,70 @@ export function insertTrial(db: Db, t: NewTrial): number {
   return trialId;
 }
 
-/**
- * Stores one committed episode (record and metrics as artifacts) and updates
- * the trial's counts; returns the length of the two canonical texts (what
- * the episode adds to the trial's result text, but for a few bytes of keys).
- */
-export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null): number {
-  const recordText = canonicalJson(episode.record as unknown as JsonObject);
-  const metricsText = canonicalJson(episode.metrics as unknown as JsonObject);
-  const recordDigest = putText(db, 'record', recordText);
-  const metricsDigest = putText(db, 'metrics', metricsText);
+/** An episode's record and metrics, packed as artifacts (their canonical JSON). */
+export interface PackedEpisode {
+  readonly record: PackedArtifact;
+  readonly metrics: PackedArtifact;
+}
+
+function episodeBytes(episode: ResultEpisode): { record: Buffer; metrics: Buffer } {
+  return { record: utf8(canonicalJson(episode.record as unknown as JsonObject)), metrics: utf8(canonicalJson(episode.metrics as unknown as JsonObject)) };
+}
+
+export function packEpisode(episode: ResultEpisode): PackedEpisode {
+  const bytes = episodeBytes(episode);
+  return { record: packArtifact('record', bytes.record), metrics: packArtifact('metrics', bytes.metrics) };
+}
+
+/** packEpisode with the compression off the event loop (packArtifactAsync). */
+export async function packEpisodeAsync(episode: ResultEpisode): Promise<PackedEpisode> {
+  const bytes = episodeBytes(episode);
+  const [record, metrics] = await Promise.all([packArtifactAsync('record', bytes.record), packArtifactAsync('metrics', bytes.metrics)]);
+  return { record, metrics };
+}
+
+/** What an episode's row holds besides its artifacts. */
+export interface EpisodeRowData {
+  readonly index: number;
+  readonly termination: string;
+  readonly steps: number;
+  readonly evacuated: number;
+  readonly dead: number;
+  readonly stranded: number;
+}
+
+export function episodeRowOf(episode: ResultEpisode): EpisodeRowData {
   const m = episode.metrics;
+  return { index: episode.index, termination: episode.record.termination_reason, steps: episode.record.steps, evacuated: m.evacuated, dead: m.casualties, stranded: m.stranded };
+}
+
+/**
+ * Stores one committed episode (record and metrics as artifacts, packed
+ * here unless `packed` is given) and updates the trial's counts; returns the
+ * byte length of the two canonical texts (what the episode adds to the
+ * trial's result text, but for a few bytes of keys).
+ */
+export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null, packed: PackedEpisode = packEpisode(episode)): number {
+  return storeEpisodeRow(db, trialId, episodeRowOf(episode), score, packed);
+}
+
+/** storeEpisode from the row's data and the packed artifacts (an import prepared elsewhere). */
+export function storeEpisodeRow(db: Db, trialId: number, e: EpisodeRowData, score: string | null, packed: PackedEpisode): number {
+  const recordDigest = putPacked(db, packed.record);
+  const metricsDigest = putPacked(db, packed.metrics);
   const changed = stmt(
     db,
       `UPDATE episodes SET status = 'done', failure_kind = NULL, failure_message = NULL, termination = ?, steps = ?, evacuated = ?, dead = ?, stranded = ?,
          score = ?, score_key = ?, record_digest = ?, metrics_digest = ?
        WHERE trial_id = ? AND idx = ? AND status = 'missing'`,
     )
-    .run(episode.record.termination_reason, episode.record.steps, m.evacuated, m.casualties, m.stranded, score, sortKey(score), recordDigest, metricsDigest, trialId, episode.index).changes;
-  if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${episode.index}`);
+    .run(e.termination, e.steps, e.evacuated, e.dead, e.stranded, score, sortKey(score), recordDigest, metricsDigest, trialId, e.index).changes;
+  if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${e.index}`);
   stmt(
     db,
     'UPDATE trials SET episodes_completed = episodes_completed + 1, evacuated = evacuated + ?, dead = dead + ?, stranded = stranded + ? WHERE trial_id = ?',
-  ).run(m.evacuated, m.casualties, m.stranded, trialId);
-  return recordText.length + metricsText.length;
+  ).run(e.evacuated, e.dead, e.stranded, trialId);
+  return packed.record.size + packed.metrics.size;
 }
 
 /** The bytes of the stored records and metrics of a trial's committed episodes (their canonical texts are ASCII-sized at least). */
@@ -157,6 +197,30 @@ export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisod
 }
 
 /**
+ * The canonical JSON of each committed episode of a trial, in index order,
+ * as UTF-8 chunks composed from its stored texts without parsing them:
+ * canonicalJson of a ResultEpisode is {"index":N,"metrics":M,"record":R}
+ * (its keys in that order), and M and R are stored as their canonical JSON
+ * (each artifact digest-checked as it is read, and inflated in the thread
+ * pool). One episode is read at a time.
+ */
+export async function* storedEpisodeChunks(db: Db, trialId: number): AsyncGenerator<readonly Buffer[], void, undefined> {
+  for (const r of entryRows(db, trialId)) {
+    if (r.status !== 'done') continue;
+    const [metrics, record] = await Promise.all([getArtifactAsync(db, r.metrics_digest!), getArtifactAsync(db, r.record_digest!)]);
+    yield [utf8(`{"index":${r.idx},"metrics":`), metrics, RECORD_KEY, record, CLOSE_BRACE];
+  }
+}
+
+const RECORD_KEY = utf8(',"record":');
+const CLOSE_BRACE = utf8('}');
+
+/** The declared failures of a trial, in index order. */
+export function storedFailures(db: Db, trialId: number): FailureDeclaration[] {
+  return visitEntries(db, trialId, () => undefined);
+}
+
+/**
  * One scheduled episode of a trial as stored: its record as a record file
  * holds it (canonical JSON + LF, recordText; the artifact digest-checked),
  * its declared failure, or neither (missing).
@@ -204,9 +268,9 @@ export function storedIndices(db: Db, trialId: number): { indices: number[]; fai
   return { indices, failures };
 }
 
-/** Stores the final result text, the score report and its summary, and the trial's final status and score. */
-export function storeOutcome(db: Db, trialId: number, o: { resultText: string; complete: boolean; report: ScoreReport | null; reportText: string | null; summary: string | null }): void {
-  const resultDigest = putText(db, 'result', o.resultText);
+/** Stores the final result (packed: packArtifact('result', ...)), the score report and its summary, and the trial's final status and score. */
+export function storeOutcome(db: Db, trialId: number, o: { result: PackedArtifact; complete: boolean; report: ScoreReport | null; reportText: string | null; summary: string | null }): void {
+  const resultDigest = putPacked(db, o.result);
   const reportDigest = o.reportText === null ? null : putText(db, 'score-report', o.reportText);
   const summaryDigest = o.summary === null ? null : putText(db, 'summary', o.summary);
   const r = o.report;

@@ -1,0 +1,138 @@
+/**
+ * Preparing an import (archive-io.ts writes it): everything but the
+ * writing, so that it can run in the archive worker (off-thread.ts) while
+ * the app's main process goes on. The result text is hashed, parsed
+ * strictly, authenticated from scratch like `evaluation verify` (every
+ * record replayed, every metric recomputed) and scored like `score --pack`
+ * (official) when its manifest is that of exactly one stored environment
+ * pack, else like `score --suite` (unofficial); then its records, metrics
+ * and the result itself are packed (digested and compressed). What comes
+ * back is plain data: the rows to write and the packed artifacts, never the
+ * parsed result (sending it back would cost the main thread what parsing
+ * did).
+ *
+ * In the worker the job reads the archive through its own read-only
+ * connection (a job carries paths, never a database handle); the CLI
+ * prepares in its own thread with its writer connection.
+ */
+
+import { ValidationError } from '../../core/errors.js';
+import type { EvaluationManifest } from '../../core/eval/manifest.js';
+import { parseResultText, type FailureDeclaration } from '../../core/eval/result.js';
+import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
+import { packArtifact, sha256OfBytes, utf8, type PackedArtifact } from './artifacts.js';
+import { openArchiveFile, type Db } from './db.js';
+import { hasSuite, loadStoredSuite } from './inputs-store.js';
+import { runScoreJob, scoreJobOf } from './score-job.js';
+import { scoreResultText, type ScoredTrial } from './score-trial.js';
+import { episodeRowOf, packEpisode, type EpisodeRowData, type PackedEpisode } from './trials-store.js';
+
+/** A result's operational record, as the CLI wrote it beside the result. */
+export interface ImportedRecordFile {
+  readonly fileName: string;
+  readonly text: string;
+}
+
+/** An authenticated, scored and packed result, ready to be written. */
+export interface PreparedImport {
+  readonly fileName: string;
+  /** SHA-256 of the file's bytes: the result artifact's digest, by which a second import of it is found. */
+  readonly digest: string;
+  readonly modelId: string;
+  readonly manifest: EvaluationManifest;
+  readonly suiteHash: string;
+  /** The one stored pack of the result's manifest (scored official against it), or null (unofficial). */
+  readonly pack: { readonly digest: string; readonly packId: string } | null;
+  /** scenario ID -> primary family */
+  readonly families: ReadonlyMap<string, string>;
+  readonly episodes: readonly { readonly row: EpisodeRowData; readonly packed: PackedEpisode }[];
+  readonly failures: readonly FailureDeclaration[];
+  readonly complete: boolean;
+  readonly result: PackedArtifact;
+  readonly scored: ScoredTrial;
+  /** The result's operational record, when one was given. */
+  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
+}
+
+/** An import that needs no work: the archive holds these bytes already, as this trial. */
+export interface DuplicateImport {
+  readonly duplicate: number;
+}
+
+/** The trial whose result has these bytes, if any. */
+export function trialOfDigest(db: Db, digest: string): number | undefined {
+  const row = db.prepare('SELECT trial_id FROM trials WHERE result_digest = ? ORDER BY trial_id LIMIT 1').get(digest) as { trial_id: number } | undefined;
+  return row?.trial_id;
+}
+
+/** The operational record given with a result: strict, canonical, and of the result's model (ValidationError otherwise). */
+function checkRecordOf(modelId: string, file: ImportedRecordFile): { text: string; record: OperationalRecord } {
+  const record = parseOperationalRecordText(file.text, file.fileName);
+  if (record.model_id !== modelId) {
+    throw new ValidationError(`${file.fileName}: the operational record is of model ${JSON.stringify(record.model_id)}, the result of ${JSON.stringify(modelId)}`);
+  }
+  return { text: file.text, record };
+}
+
+/** The pack to score an import against: the stored pack of its manifest when there is exactly one (two would make the choice arbitrary). */
+function packOfManifest(db: Db, manifestHash: string): { digest: string; packId: string } | null {
+  const rows = db.prepare('SELECT pack_digest, pack_id FROM packs WHERE manifest_hash = ? ORDER BY pack_digest LIMIT 2').all(manifestHash) as { pack_digest: string; pack_id: string }[];
+  return rows.length === 1 ? { digest: rows[0]!.pack_digest, packId: rows[0]!.pack_id } : null;
+}
+
+/**
+ * Prepares one evaluation result text without writing anything; throws
+ * (ValidationError, or MismatchError for a replay mismatch) with the reason
+ * when it does not authenticate. A result whose bytes are already archived
+ * needs no work: `duplicate` names its trial.
+ */
+export function prepareImport(db: Db, fileName: string, text: string, operational?: ImportedRecordFile): PreparedImport | DuplicateImport {
+  const bytes = utf8(text);
+  const digest = sha256OfBytes(bytes);
+  const existing = trialOfDigest(db, digest);
+  if (existing !== undefined) return { duplicate: existing };
+  const result = parseResultText(text, fileName);
+  const suiteRef = result.manifest.suite;
+  if (!hasSuite(db, suiteRef.suite_hash)) {
+    throw new ValidationError(
+      `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
+    );
+  }
+  const checkedRecord = operational === undefined ? undefined : checkRecordOf(result.model_id, operational);
+  const pack = packOfManifest(db, result.manifest_hash);
+  const suite = loadStoredSuite(db, suiteRef.suite_hash);
+  // The long part: every record replayed, every metric recomputed, the report built.
+  const scored = pack === null ? scoreResultText(text, fileName, { suite, pack: null }) : runScoreJob(scoreJobOf(db, text, fileName, suiteRef.suite_hash, pack.digest));
+  return {
+    fileName,
+    digest,
+    modelId: result.model_id,
+    manifest: result.manifest,
+    suiteHash: suiteRef.suite_hash,
+    pack,
+    families: new Map(suite.entries.map((e) => [e.scenarioId, e.primaryFamily])),
+    episodes: result.episodes.map((e) => ({ row: episodeRowOf(e), packed: packEpisode(e) })),
+    failures: result.failures,
+    complete: result.episodes.length === result.manifest.episodes.length,
+    result: packArtifact('result', bytes),
+    scored,
+    ...(checkedRecord === undefined ? {} : { operational: checkedRecord }),
+  };
+}
+
+/** The job of preparing an import in the archive worker: the archive's path (opened read-only there) and the files. */
+export interface ImportPrepareJob {
+  readonly archivePath: string;
+  readonly fileName: string;
+  readonly text: string;
+  readonly operational?: ImportedRecordFile;
+}
+
+export function runImportPrepareJob(job: ImportPrepareJob): PreparedImport | DuplicateImport {
+  const { db, close } = openArchiveFile(job.archivePath, { mode: 'read' });
+  try {
+    return prepareImport(db, job.fileName, job.text, job.operational);
+  } finally {
+    close();
+  }
+}
