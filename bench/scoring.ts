@@ -23,9 +23,11 @@ import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import { evaluateEpisode } from '../src/node/eval/evaluate-episode.js';
 import { loadSuiteDir } from '../src/node/inputs.js';
+import { scoreResults } from '../src/node/workflows/score.js';
 import { timeCpu } from './cpu-time.js';
 import { type Figure, LARGE_HALL, PUBLIC_SUITE, ROOT } from './harness.js';
 import { STRESS_HORIZON, STRESS_PEOPLE, STRESS_SIDE, stressScenario } from './references-stress.js';
+import { writeStressHallSuite } from './stress-hall-suite.js';
 
 async function referencesVersusSimulation(): Promise<Figure[]> {
   const scenario = parseScenarioText(readFileSync(LARGE_HALL, 'utf8'), LARGE_HALL);
@@ -139,6 +141,39 @@ async function stressFigures(): Promise<Figure[]> {
   ];
 }
 
+/**
+ * A large result: 8 episodes of 2,500 people x 2,000 steps of the stress
+ * generator's large hall (about 70 MiB), authenticated alone (what
+ * `evaluation verify` does) and scored (authenticated, every episode's
+ * references, route events and evidence, the report). Route events were
+ * the bulk of scoring (a search of the whole grid at every step the fire
+ * changed) until their distance field was repaired instead.
+ */
+async function largeResultFigures(): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'ember-bench-score-'));
+  try {
+    const suiteDir = join(dir, 'suite');
+    writeStressHallSuite(suiteDir, 'bench-score', { people: 2500, steps: 2000, scenarios: 4 });
+    const suite = loadSuiteDir(suiteDir);
+    const manifest = buildManifest(suite, ['0', '1']);
+    const factory = baselineFactory('always-stay')!;
+    const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
+    const episodes = [];
+    for (const job of manifest.episodes) episodes.push((await evaluateEpisode(factory, scenarios.get(job.scenario_id)!, job)).episode);
+    const text = resultText(buildResult(manifest, manifestHash(manifest), 'bench', episodes, []));
+    const verify = await timeCpu(() => authenticateResult(text, 'result', suite), 1, 0);
+    const score = await timeCpu(() => scoreResults({ suite, pack: null, results: [{ text, source: 'result' }] }), 1, 0);
+    const what = `score of a ${(Buffer.byteLength(text) / 2 ** 20).toFixed(0)} MiB result (8 episodes of 2,500 people x 2,000 steps)`;
+    return [
+      { name: `${what}: authentication alone, CPU / wall`, value: verify.cpu, unit: `s / ${verify.wall.toFixed(1)} s` },
+      { name: `${what}: the whole score, CPU / wall`, value: score.cpu, unit: `s / ${score.wall.toFixed(1)} s` },
+      { name: `${what}: score / authentication (CPU)`, value: score.cpu / verify.cpu, unit: 'x' },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchScoring(): Promise<Figure[]> {
-  return [...(await referencesVersusSimulation()), ...(await stressFigures()), ...(await scoreFigures())];
+  return [...(await referencesVersusSimulation()), ...(await stressFigures()), ...(await scoreFigures()), ...(await largeResultFigures())];
 }

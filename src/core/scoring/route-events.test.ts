@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charToDirection } from '../sim/actions.js';
 import { testEpisodeStart, type TestWorldSpec } from '../sim/test-worlds.js';
+import type { StepEvent } from '../sim/events.js';
 import { cellIndex } from '../world/grid.js';
 import { privilegedGreedyPolicy, randomLegalPolicy, randomWorld, runPolicy, type MovePolicy } from './reference-testkit.js';
 import { NO_ESCAPE, computeReferences } from './references.js';
@@ -128,5 +129,48 @@ describe('Replanning is a privileged ratio', () => {
       { numRuns: 150, seed: 31337 },
     );
     expect(recoverable).toBeGreaterThan(5);
+  });
+});
+
+/** The events by definition: a fresh search of both burning sets at every step where the fire changed. */
+function eventsByFreshSearch(start: ReturnType<typeof testEpisodeStart>, steps: readonly StepEvent[]): { step: number; person: number; before: number; after: number }[] {
+  const grid = start.scenario.grid;
+  const size = grid.kinds.length;
+  const q = new Int32Array(size);
+  const found: { step: number; person: number; before: number; after: number }[] = [];
+  for (const event of steps) {
+    const t = event.t;
+    if (t < 1 || start.fire.newlyBurning[t]!.length === 0) continue;
+    const before = fireAwareDistances(grid, start.fire, t - 1, new Int32Array(size), q);
+    const after = fireAwareDistances(grid, start.fire, t, new Int32Array(size), q);
+    event.active.forEach((person, k) => {
+      const x = event.cellsBefore[k]!;
+      if (before[x] !== NO_ROUTE && after[x]! > before[x]!) found.push({ step: t, person, before: before[x]!, after: after[x]! });
+    });
+  }
+  return found;
+}
+
+describe('RouteEventObserver repairs its distance field', () => {
+  it('finds exactly the events that fresh searches of B(t-1) and B(t) find, on growing fires', () => {
+    let events = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 4, max: 24 }), (seed, maxSteps) => {
+        const world = randomWorld(seed, { rows: 4 + (seed % 6), cols: 4 + ((seed >>> 3) % 7), maxSteps, density: 0.35 });
+        if (world.people.length === 0) return;
+        const start = testEpisodeStart({ map: world.map, fire: world.fire, people: world.people, maxSteps });
+        const grid = start.scenario.grid;
+        const refs = computeReferences(grid, start.fire, start.startCells);
+        const observer = new RouteEventObserver(grid, start.fire, refs);
+        const steps: StepEvent[] = [];
+        const recorder = { onStep: (e: StepEvent) => steps.push({ ...e, active: e.active.slice(), cellsBefore: e.cellsBefore.slice() }), onEnd: () => undefined };
+        runPolicy(start, randomLegalPolicy(seed), [observer, recorder]);
+        const summary = observer.summary();
+        expect(summary.events.map((e) => ({ step: e.step, person: e.person, before: e.distanceBefore, after: e.distanceAfter }))).toEqual(eventsByFreshSearch(start, steps));
+        events += summary.events.length;
+      }),
+      { numRuns: 200, seed: 4242 },
+    );
+    expect(events).toBeGreaterThan(20);
   });
 });

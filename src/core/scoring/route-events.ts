@@ -21,10 +21,16 @@
  * remaining person is stranded, has no events (L(x, H) is infinite, so such
  * an event could never be recoverable anyway).
  *
- * Distance fields are multi-source BFS runs from the non-burning exits,
- * recomputed only at the steps where the fire changed: O(cells) each.
+ * The distance field is one multi-source BFS from the non-burning exits at
+ * the start, then repaired at each step where the fire changed
+ * (ExitField.update: only the cells that lost every shortest route are
+ * settled again), so a step costs what the new fire changed, not O(cells).
+ * Its values are those of fireAwareDistances at every step (the repair
+ * equals a fresh search; route-events.test.ts checks both on growing fires).
  */
 
+// The baselines' repairable distance field: general code that lives beside its first users.
+import { ExitField } from '../baselines/exit-field.js';
 import type { EpisodeObserver, EpisodeOutcome, StepEvent } from '../sim/events.js';
 import { EVACUATED } from '../sim/events.js';
 import { EXIT, WALL, type Grid } from '../world/grid.js';
@@ -96,6 +102,10 @@ export function fireAwareDistances(grid: Grid, fire: FireWorld, t: number, out: 
   return out;
 }
 
+/** The field keeps no route danger: no penalties, and none change. */
+const NO_PENALTY = new Int32Array(0);
+const NO_CELLS = new Int32Array(0);
+
 interface PendingEvent {
   readonly person: number;
   readonly step: number;
@@ -110,10 +120,13 @@ interface PendingEvent {
  * to the runner or the replay as an observer; read summary() after onEnd.
  */
 export class RouteEventObserver implements EpisodeObserver {
-  private before: Int32Array;
-  private after: Int32Array;
-  private readonly queue: Int32Array;
-  /** The snapshot whose burning set `before` reflects. */
+  /** Fire-aware distances under the burning set of snapshot `beforeStep`. */
+  private readonly field: ExitField;
+  /** That burning set, as the field's mask. */
+  private readonly burning: Uint8Array;
+  /** Scratch: the distances before the repair at the active persons' cells. */
+  private was = new Int32Array(16);
+  /** The snapshot whose burning set `field` reflects. */
   private beforeStep = 0;
   private readonly pending: PendingEvent[] = [];
   private result: RouteEventSummary | null = null;
@@ -125,30 +138,35 @@ export class RouteEventObserver implements EpisodeObserver {
   ) {
     const size = grid.rows * grid.cols;
     if (fire.ignitionStep.length !== size || references.cellCount !== size) throw new RangeError('grid, fire world and references disagree in size');
-    this.before = new Int32Array(size);
-    this.after = new Int32Array(size);
-    this.queue = new Int32Array(size);
-    fireAwareDistances(grid, fire, 0, this.before, this.queue);
+    this.burning = new Uint8Array(size);
+    for (let cell = 0; cell < size; cell++) if (fire.ignitionStep[cell]! <= 0) this.burning[cell] = 1;
+    this.field = new ExitField(grid, grid.exits, false);
+    this.field.rebuild(this.burning, NO_PENALTY);
   }
 
   onStep(event: StepEvent): void {
     const t = event.t;
     if (this.result !== null) throw new Error('route events: a step after the end of the episode');
     if (t < 1 || this.fire.newlyBurning[t]!.length === 0) return;
-    // Steps arrive in order and every fire change advances `before`, so it shows B(t-1) here.
+    // Steps arrive in order and every fire change advances the field, so it shows B(t-1) here.
     if (t <= this.beforeStep) throw new Error(`route events: step ${t} arrived after step ${this.beforeStep}`);
-    fireAwareDistances(this.grid, this.fire, t, this.after, this.queue);
-    const { before, after } = this;
+    const dist = this.field.dist;
+    const n = event.active.length;
+    if (this.was.length < n) this.was = new Int32Array(Math.max(n, this.was.length * 2));
+    const was = this.was;
+    for (let k = 0; k < n; k++) was[k] = dist[event.cellsBefore[k]!]!;
+    // B(t) = B(t-1) plus the cells that ignite at t.
+    const added = this.fire.newlyBurning[t]!;
+    for (let i = 0; i < added.length; i++) this.burning[added[i]!] = 1;
+    this.field.update(added, NO_CELLS, this.burning, NO_PENALTY);
     const table = this.references.earliestTable;
-    for (let k = 0; k < event.active.length; k++) {
+    for (let k = 0; k < n; k++) {
       const x = event.cellsBefore[k]!;
-      const was = before[x]!;
-      const now = after[x]!;
-      if (was === NO_ROUTE || now <= was) continue;
-      this.pending.push({ person: event.active[k]!, step: t, cell: x, distanceBefore: was, distanceAfter: now, earliest: table.at(x, t) });
+      const before = was[k]!;
+      const now = dist[x]!;
+      if (before === NO_ROUTE || now <= before) continue;
+      this.pending.push({ person: event.active[k]!, step: t, cell: x, distanceBefore: before, distanceAfter: now, earliest: table.at(x, t) });
     }
-    this.before = after;
-    this.after = before;
     this.beforeStep = t;
   }
 
