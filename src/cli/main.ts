@@ -7,6 +7,7 @@
 
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { useNativeHash } from '../node/native-hash.js';
 import { installInterruptHandler } from './interrupt.js';
 import type { CliIO } from './io.js';
 import { jsonReport, humanReport, writeFailure, type OutputMode } from './output.js';
@@ -67,6 +68,7 @@ export async function runCli(argv: readonly string[] = process.argv.slice(2)): P
   };
   // A closed pipe (`emberbench ... | head`) is not a failure of the command.
   process.stdout.on('error', () => undefined);
+  useNativeHash();
   const uninstall = installInterruptHandler(preliminaryMode(argv).json, io);
   const code = await main(argv, io);
   uninstall();

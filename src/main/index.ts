@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createWorkbenchServices } from '../node/app/services.js';
 import { useSqliteNativeBinding } from '../node/archive/db.js';
+import { useNativeHash } from '../node/native-hash.js';
 import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';
 import type { EventName, Events } from '../shared/api/contract.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../shared/api/client.js';
@@ -38,6 +39,7 @@ function chooseArchive(settingsFile: string): string {
 }
 
 async function start(): Promise<void> {
+  useNativeHash();
   await app.whenReady();
   const userData = app.getPath('userData');
   mkdirSync(userData, { recursive: true });

@@ -11,8 +11,8 @@
  * exactly canonicalJson(result) + '\n'.
  */
 
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { createSha256 } from '../hash.js';
 import { canonicalJson, canonicalString, type CanonicalInput } from '../json/canonical.js';
 import type { EvaluationResult } from './result.js';
 
@@ -56,14 +56,14 @@ export function* resultPieces(result: EvaluationResult): Generator<string, void,
  * until the next piece shows it was not the final one.
  */
 export class StreamingFileDigest {
-  private readonly hash = sha256.create();
+  private readonly hash = createSha256();
   private heldLf = false;
 
   update(piece: string): void {
     if (piece.length === 0) return;
-    if (this.heldLf) this.hash.update(utf8ToBytes('\n'));
+    if (this.heldLf) this.hash.update('\n');
     this.heldLf = piece.endsWith('\n');
-    this.hash.update(utf8ToBytes(this.heldLf ? piece.slice(0, -1) : piece));
+    this.hash.update(this.heldLf ? piece.slice(0, -1) : piece);
   }
 
   /** The digest of everything given so far (once). */

@@ -8,6 +8,7 @@
  */
 
 import { pathToFileURL } from 'node:url';
+import { useNativeHash } from '../native-hash.js';
 import {
   clipMessage,
   stringRecordEntries,
@@ -182,6 +183,7 @@ if (process.send === undefined) {
   process.exit(64);
 }
 
+useNativeHash();
 // Requests are handled one at a time, in order.
 let queue: Promise<void> = Promise.resolve();
 process.on('message', (raw: unknown) => {

@@ -12,6 +12,7 @@ import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
 import { episodeFactory, type AgentSession } from '../agents/spec.js';
 import { loadSuiteDir } from '../inputs.js';
+import { useNativeHash } from '../native-hash.js';
 import { evaluateEpisode } from './evaluate-episode.js';
 import { toWire, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 
@@ -68,4 +69,7 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
   post({ type: 'ready' });
 }
 
-if (!isMainThread && parentPort !== null) void serve(parentPort, workerData as WorkerConfig);
+if (!isMainThread && parentPort !== null) {
+  useNativeHash();
+  void serve(parentPort, workerData as WorkerConfig);
+}
