@@ -22,6 +22,7 @@ import { computeReferences } from '../src/core/scoring/references.js';
 import { recordText, type RunRecord } from '../src/core/sim/record.js';
 import { replayRecord } from '../src/core/sim/replay.js';
 import { runEpisode } from '../src/core/sim/runner.js';
+import { useNativeHash } from '../src/node/native-hash.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
 import { Archive } from '../src/node/archive/archive.js';
@@ -29,6 +30,9 @@ import { seedSuite } from '../src/node/archive/archive-testkit.js';
 import { readSuiteFolder } from '../src/node/archive/inputs-store.js';
 import { insertTrial, storeEpisode } from '../src/node/archive/trials-store.js';
 import { scoreEpisode } from '../src/node/eval/evaluate-episode.js';
+
+// A stage process hashes as the CLI does (Node's SHA-256).
+useNativeHash();
 
 export const STAGES = ['simulation', 'replay', 'references', 'scoring', 'ingest'] as const;
 export type Stage = (typeof STAGES)[number];
