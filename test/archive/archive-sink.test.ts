@@ -3,14 +3,16 @@
 // past, with nothing of that episode stored and a message that points to the
 // command line; a resume gets the stored indices only (the sink keeps the
 // episodes); with room, it finishes with the whole-run result.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputError } from '../../src/core/errors.js';
-import { resultDigest, resultText, type ResultEpisode } from '../../src/core/eval/result.js';
+import { buildResult, resultDigest, resultText, type ResultEpisode } from '../../src/core/eval/result.js';
 import { Archive } from '../../src/node/archive/archive.js';
 import { getArtifact } from '../../src/node/archive/artifacts.js';
+import { exportTrial } from '../../src/node/archive/archive-io.js';
 import { ArchiveSink } from '../../src/node/archive/archive-sink.js';
 import { seedSuite } from '../../src/node/archive/archive-testkit.js';
 import { getTrialDbRow } from '../../src/node/archive/queries.js';
@@ -65,6 +67,11 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       // What was kept is what fits: the committed episodes' texts stay under the limit.
       const kept = built.result.episodes.filter((e) => e.index < after.episodes_completed);
       expect(kept.reduce((n, e) => n + JSON.stringify(e).length, 0)).toBeLessThanOrEqual(limit);
+
+      // An export of the unfinished trial holds its result so far: composed from the stored episodes, as the CLI's checkpoint would hold it.
+      const exported = await exportTrial(archive, trialId, join(tmp.dir, 'limit-export'));
+      expect(exported.files.map((f) => f.file)).toEqual(['result.json']);
+      expect(readFileSync(join(exported.dir, 'result.json'), 'utf8')).toBe(resultText(buildResult(built.manifest, seeded.manifestHash, 'kit-model', kept, [])));
 
       // The sink keeps the episodes: a resume hands the runner their indices only, never their records.
       const probe = await new ArchiveSink(archive, trialId, unscored).resumeState({ suite: built.suite, manifest: built.manifest, manifestHash: seeded.manifestHash, modelId: 'kit-model' });

@@ -81,7 +81,7 @@ async function modelReport(archive: Archive, worker: string | undefined, trialId
   const reportText = await runOffThread(worker, {
     kind: 'trials-report',
     input: {
-      results: rows.map((row) => storedResultText(archive, row)),
+      results: await Promise.all(rows.map((row) => storedResultText(archive, row))),
       suiteHash,
       suiteFiles: [...storedSuiteFiles(archive.db, suiteHash)],
       pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive.db, packDigest)] },
@@ -91,8 +91,8 @@ async function modelReport(archive: Archive, worker: string | undefined, trialId
 }
 
 /** A trial's stored result (digest-checked), named as messages name it. */
-function storedResultText(archive: Archive, row: TrialDbRow): ResultText {
-  return { text: text(trialFiles(archive, row.trial_id).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` };
+async function storedResultText(archive: Archive, row: TrialDbRow): Promise<ResultText> {
+  return { text: text((await trialFiles(archive, row.trial_id)).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` };
 }
 
 /** The review procedures; `worker` is the archive worker's entry (off-thread.ts), undefined to run the long jobs in this thread. */
@@ -192,7 +192,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined): Re
         input: {
           packDigest,
           packFiles: [...storedPackFiles(archive.db, packDigest)],
-          results: rows.map((row) => storedResultText(archive, row)),
+          results: await Promise.all(rows.map((row) => storedResultText(archive, row))),
           operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
           resamples: 2000,
           outDir: resolve(outDir),

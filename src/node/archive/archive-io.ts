@@ -24,15 +24,14 @@ import { constants, existsSync, lstatSync, readdirSync, statSync } from 'node:fs
 import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
-import { buildResult, resultText } from '../../core/eval/result.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
-import { getArtifact, putText, sha256OfBytes, utf8 } from './artifacts.js';
+import { getArtifactAsync, putText, sha256OfBytes } from './artifacts.js';
 import type { Archive } from './archive.js';
 import { prepareImport, trialOfDigest, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 import { loadStoredManifest, storeManifest } from './inputs-store.js';
 import { runOffThread } from './off-thread.js';
 import { getTrialDbRow } from './queries.js';
-import { insertTrial, setTrialIsolation, storedEntries, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
+import { composeStoredResult, insertTrial, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
 
 export { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 
@@ -105,22 +104,26 @@ export function importResultText(archive: Archive, fileName: string, text: strin
   return commitImports(archive, [prepared])[0]!;
 }
 
-/** The export files of a trial: the stored bytes, or for an unfinished trial its result so far (as the CLI's checkpoint holds it). */
-export function trialFiles(archive: Archive, trialId: number): Map<string, Buffer> {
+/**
+ * The export files of a trial: the stored bytes, or for an unfinished trial
+ * its result so far (as the CLI's checkpoint holds it), composed from the
+ * stored episodes. Artifacts are inflated in the thread pool.
+ */
+export async function trialFiles(archive: Archive, trialId: number): Promise<Map<string, Buffer>> {
   const { db } = archive;
   const row = getTrialDbRow(db, trialId);
   if (row === undefined) throw new ValidationError(`there is no trial ${trialId} in the archive`);
   const files = new Map<string, Buffer>();
   if (row.result_digest !== null) {
-    files.set(EXPORT_FILES.result, getArtifact(db, row.result_digest));
+    files.set(EXPORT_FILES.result, await getArtifactAsync(db, row.result_digest));
   } else {
     const manifest = loadStoredManifest(db, row.manifest_hash);
     if (manifest === undefined) throw new ValidationError(`archive: trial ${trialId} names manifest ${row.manifest_hash}, which is missing`);
-    const { episodes, failures } = storedEntries(db, trialId);
-    files.set(EXPORT_FILES.result, utf8(resultText(buildResult(manifest, row.manifest_hash, row.model_id, episodes, failures))));
+    const composed = await composeStoredResult(db, trialId, manifest, row.manifest_hash, row.model_id);
+    files.set(EXPORT_FILES.result, Buffer.concat(composed.chunks));
   }
-  if (row.report_digest !== null) files.set(EXPORT_FILES.report, getArtifact(db, row.report_digest));
-  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, getArtifact(db, row.summary_digest));
+  if (row.report_digest !== null) files.set(EXPORT_FILES.report, await getArtifactAsync(db, row.report_digest));
+  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, await getArtifactAsync(db, row.summary_digest));
   return files;
 }
 
@@ -151,7 +154,7 @@ function checkExportDir(outDir: string): void {
 /** Writes the trial's files into `outDir` (new, or an existing empty folder), all or nothing. */
 export async function exportTrial(archive: Archive, trialId: number, outDir: string): Promise<{ dir: string; files: ExportedFile[] }> {
   checkExportDir(outDir);
-  const files = trialFiles(archive, trialId);
+  const files = await trialFiles(archive, trialId);
   const target = resolve(outDir);
   const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
   await mkdir(tmp);

@@ -11,10 +11,9 @@
  * exactly as `emberbench score` scores the result file.
  */
 
-import { createHash } from 'node:crypto';
 import { OutputError } from '../../core/errors.js';
 import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
-import { packChunksAsync, utf8 } from './artifacts.js';
+import { packChunksAsync } from './artifacts.js';
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
@@ -26,12 +25,12 @@ import {
   setTrialStatus,
   storedEntries,
   storedEpisodeBytes,
-  storedEpisodeChunks,
-  storedFailures,
+  composeStoredResult,
   storedIndices,
   storeEpisode,
   storeFailure,
   storeOutcome,
+  type ComposedResult,
 } from './trials-store.js';
 
 export interface ArchiveSinkHooks {
@@ -45,9 +44,6 @@ export interface ArchiveSinkHooks {
 export const MAX_ARCHIVED_RESULT_BYTES = MAX_TEXT_INPUT_BYTES;
 /** Per committed episode, the keys and punctuation around its record and metrics in the result text (at most). */
 const EPISODE_FRAME_BYTES = 64;
-/** A result text without episodes starts so; the episodes go between its brackets. */
-const EMPTY_EPISODES = '{"episodes":[]';
-const COMMA = utf8(',');
 
 export class ArchiveSink implements ResultSink {
   /** The length of the trial's result text so far (an upper bound). */
@@ -153,33 +149,12 @@ export class ArchiveSink implements ResultSink {
     );
   }
 
-  /**
-   * The result's UTF-8 bytes in chunks, with its artifact digest (SHA-256
-   * of the bytes) and its resultDigest (fileDigest: without the final LF),
-   * from one pass of the hash.
-   */
-  private async composedResult(committed: number): Promise<{ chunks: Buffer[]; digest: string; fileDigest: string }> {
+  private async composedResult(committed: number): Promise<ComposedResult> {
     if (this.run === undefined) throw new Error('ArchiveSink: finish before resumeState');
     const { manifest, manifestHash, modelId } = this.run;
-    const head = resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(this.archive.db, this.trialId)));
-    const chunks: Buffer[] = [];
-    const hash = createHash('sha256');
-    const add = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      hash.update(chunk);
-    };
-    add(utf8('{"episodes":['));
-    let count = 0;
-    for await (const episode of storedEpisodeChunks(this.archive.db, this.trialId)) {
-      if (count++ > 0) add(COMMA);
-      for (const chunk of episode) add(chunk);
-    }
-    if (count !== committed) throw new Error(`ArchiveSink: ${count} episodes stored, the runner committed ${committed}`);
-    // The head is the result without episodes: '{"episodes":[]' then everything after the array, ending in the LF.
-    add(utf8(']' + head.slice(EMPTY_EPISODES.length, -1)));
-    const fileDigest = hash.copy().digest('hex');
-    add(utf8('\n'));
-    return { chunks, digest: hash.digest('hex'), fileDigest };
+    const composed = await composeStoredResult(this.archive.db, this.trialId, manifest, manifestHash, modelId);
+    if (composed.episodes !== committed) throw new Error(`ArchiveSink: ${composed.episodes} episodes stored, the runner committed ${committed}`);
+    return composed;
   }
 
   stopped(): Promise<void> {

@@ -10,10 +10,11 @@
  */
 
 import { ValidationError } from '../../core/errors.js';
+import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/json/canonical.js';
 import type { JsonObject } from '../../core/json/canonical.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
-import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.js';
+import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { EpisodeMetrics } from '../../core/metrics/metrics.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
@@ -214,6 +215,48 @@ export async function* storedEpisodeChunks(db: Db, trialId: number): AsyncGenera
 
 const RECORD_KEY = utf8(',"record":');
 const CLOSE_BRACE = utf8('}');
+
+/** A trial's result bytes composed from its stored entries (ComposedResult.chunks, in order), with both its digests. */
+export interface ComposedResult {
+  readonly chunks: readonly Buffer[];
+  /** SHA-256 of the bytes: the result artifact's digest. */
+  readonly digest: string;
+  /** resultDigest: SHA-256 without the final LF (fileDigest). */
+  readonly fileDigest: string;
+  /** How many committed episodes it holds. */
+  readonly episodes: number;
+}
+
+const EMPTY_EPISODES = '{"episodes":[]';
+const COMMA = utf8(',');
+
+/**
+ * The bytes of resultText(buildResult(manifest, hash, model, stored
+ * episodes, stored failures)), composed from the stored canonical texts
+ * (storedEpisodeChunks) without parsing them, and digested as they are
+ * composed (one pass of the hash for both digests). The event loop gets a
+ * turn between episodes.
+ */
+export async function composeStoredResult(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<ComposedResult> {
+  const head = resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(db, trialId)));
+  const chunks: Buffer[] = [];
+  const hash = createHash('sha256');
+  const add = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    hash.update(chunk);
+  };
+  add(utf8('{"episodes":['));
+  let episodes = 0;
+  for await (const episode of storedEpisodeChunks(db, trialId)) {
+    if (episodes++ > 0) add(COMMA);
+    for (const chunk of episode) add(chunk);
+  }
+  // The head is the result without episodes: '{"episodes":[]' then everything after the array, ending in the LF.
+  add(utf8(']' + head.slice(EMPTY_EPISODES.length, -1)));
+  const fileDigest = hash.copy().digest('hex');
+  add(utf8('\n'));
+  return { chunks, digest: hash.digest('hex'), fileDigest, episodes };
+}
 
 /** The declared failures of a trial, in index order. */
 export function storedFailures(db: Db, trialId: number): FailureDeclaration[] {
