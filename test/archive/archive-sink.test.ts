@@ -13,7 +13,11 @@ import { buildResult, resultDigest, resultText, type ResultEpisode } from '../..
 import { Archive } from '../../src/node/archive/archive.js';
 import { getArtifact } from '../../src/node/archive/artifacts.js';
 import { exportTrial } from '../../src/node/archive/archive-io.js';
-import { ArchiveSink } from '../../src/node/archive/archive-sink.js';
+import { ArchiveSink, MAX_ARCHIVED_RESULT_BYTES } from '../../src/node/archive/archive-sink.js';
+import { runOffThread } from '../../src/node/archive/off-thread.js';
+import { scoreJobOf } from '../../src/node/archive/score-job.js';
+import { scoreStoredJobOf } from '../../src/node/archive/score-stored.js';
+import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { seedSuite } from '../../src/node/archive/archive-testkit.js';
 import { getTrialDbRow } from '../../src/node/archive/queries.js';
 import { insertTrial } from '../../src/node/archive/trials-store.js';
@@ -90,6 +94,47 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       expect(wholeText).toBe(resultText(built.result));
     } finally {
       archive.close();
+    }
+  });
+
+  it('stores and scores a result too large for one string from the stored episodes: the same bytes and report as one text', async () => {
+    const source = 'kit trial';
+    const asText = await trialOfTinySuite('as-text.sqlite');
+    const streamed = await trialOfTinySuite('streamed.sqlite');
+    try {
+      const { suite } = asText.seeded;
+      const text = new ArchiveSink(asText.archive, asText.trialId, {
+        score: (chunks) => runOffThread(undefined, { kind: 'score', input: scoreJobOf(asText.archive.db, chunks, source, suite.hash, null) }),
+      });
+      const textRun = await runEvaluation(tinyRunOptions(asText.built, text));
+
+      // A one-string limit of 0 bytes: every result takes the path of a result over 500 MiB, scored in a real worker thread.
+      const worker = defaultEntryPoints().archiveWorker;
+      const bytes = new ArchiveSink(
+        streamed.archive,
+        streamed.trialId,
+        {
+          score: () => Promise.reject(new Error('a result over the one-string limit is never handed over whole')),
+          scoreStored: (fileDigest) =>
+            runOffThread(worker, { kind: 'score-stored', input: scoreStoredJobOf(streamed.archive, streamed.trialId, source, fileDigest, suite.hash, null) }),
+        },
+        MAX_ARCHIVED_RESULT_BYTES,
+        0,
+      );
+      const streamedRun = await runEvaluation(tinyRunOptions(streamed.built, bytes));
+
+      expect(streamedRun.digest).toBe(textRun.digest);
+      const stored = (a: typeof asText) => {
+        const row = getTrialDbRow(a.archive.db, a.trialId)!;
+        return { result: getArtifact(a.archive.db, row.result_digest!).toString('utf8'), report: getArtifact(a.archive.db, row.report_digest!).toString('utf8'), score: row.score };
+      };
+      const whole = stored(asText);
+      expect(whole.result).toBe(asText.built.text);
+      expect(whole.score).not.toBeNull();
+      expect(stored(streamed)).toEqual(whole);
+    } finally {
+      asText.archive.close();
+      streamed.archive.close();
     }
   });
 

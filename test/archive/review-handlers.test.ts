@@ -13,6 +13,8 @@ import { parseScoreReportText, reportView } from '../../src/core/scoring/report-
 import { scoreReportText } from '../../src/core/scoring/report.js';
 import { recordText } from '../../src/core/sim/record.js';
 import { dispatch } from '../../src/node/app/dispatch.js';
+import { reviewHandlers } from '../../src/node/app/review-handlers.js';
+import { Archive } from '../../src/node/archive/archive.js';
 import { openArchiveFile } from '../../src/node/archive/db.js';
 import { runOffThread } from '../../src/node/archive/off-thread.js';
 import { verifyBundle } from '../../src/node/bundle/bundle.js';
@@ -125,6 +127,18 @@ describe('review services', () => {
     const { result_digest: digest } = db.prepare('SELECT result_digest FROM trials WHERE trial_id = ?').get(trialId) as { result_digest: string };
     db.prepare("UPDATE artifacts SET encoding = 'raw', size = 4, bytes = ? WHERE digest = ?").run(Buffer.from('junk'), digest);
     close();
+    // Where a whole text is needed, a result over the one-text limit is refused with the way through (here a limit of 1 KB).
+    const archive = Archive.open(archivePath);
+    try {
+      const small = reviewHandlers(archive, undefined, 1024);
+      await expect(small['compare.trials']({ a: [trials[1]!, trials[2]!], b: [trials[0]!], resamples: 200 })).rejects.toMatchObject({
+        kind: 'usage',
+        message: expect.stringMatching(/^a: trial \d+'s result is .* more than the app reads as one text .* export the trial and use `emberbench score`/),
+      });
+      await expect(small['export.bundle']({ a: [trials[1]!], b: [], outDir: join(tmp.dir, 'refused-bundle') })).rejects.toMatchObject({ kind: 'usage' });
+    } finally {
+      archive.close();
+    }
     h = await openServices(archivePath);
 
     const again = await h.services.handlers['episodes.replay']({ trialId, index: 1 });

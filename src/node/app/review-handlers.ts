@@ -21,12 +21,13 @@ import { parseScoreReportText, reportView } from '../../core/scoring/report-read
 import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
-import { getArtifact } from '../archive/artifacts.js';
+import { artifactSize, getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../archive/off-thread.js';
 import type { ResultText } from '../archive/review-jobs.js';
-import { storedEpisode } from '../archive/trials-store.js';
+import { storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
+import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { ServiceError } from './dispatch.js';
 import { getPackSummary, storedManifest, storedSuite } from './catalog.js';
@@ -66,7 +67,7 @@ function bundleSummary(dir: string, index: BundleIndex): BundleSummary {
  * scoring-v1.0.md section 12) from their stored results, against the trials'
  * pack or suite: in the archive worker, since it authenticates every result.
  */
-async function modelReport(archive: Archive, worker: string | undefined, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[] }> {
+async function modelReport(archive: Archive, worker: string | undefined, limit: number, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[] }> {
   const rows = trialIds.map((id) => trialRow(archive, id, field));
   if (rows.length === 1) return { view: reportOf(archive, rows[0]!, field).view, rows };
   const first = rows[0]!;
@@ -81,7 +82,7 @@ async function modelReport(archive: Archive, worker: string | undefined, trialId
   const reportText = await runOffThread(worker, {
     kind: 'trials-report',
     input: {
-      results: await Promise.all(rows.map((row) => storedResultText(archive, row))),
+      results: await Promise.all(rows.map((row) => storedResultText(archive, row, field, limit))),
       suiteHash,
       suiteFiles: [...storedSuiteFiles(archive.db, suiteHash)],
       pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive.db, packDigest)] },
@@ -90,13 +91,31 @@ async function modelReport(archive: Archive, worker: string | undefined, trialId
   return { view: reportView(parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`)), rows };
 }
 
-/** A trial's stored result (digest-checked), named as messages name it. */
-async function storedResultText(archive: Archive, row: TrialDbRow): Promise<ResultText> {
+/**
+ * A trial's stored result (digest-checked), named as messages name it. A
+ * result too large for one string (a long run from the app) is refused with
+ * the way through: export it and use the command line, which streams it.
+ */
+async function storedResultText(archive: Archive, row: TrialDbRow, field: string, limit: number): Promise<ResultText> {
+  const size = row.result_digest === null ? storedEpisodeBytes(archive.db, row.trial_id).bytes : artifactSize(archive.db, row.result_digest);
+  if (size > limit) {
+    throw new ServiceError(
+      'usage',
+      `${field}: trial ${row.trial_id}'s result is ${describeBytes(size)}, more than the app reads as one text (${describeBytes(limit)}); ` +
+        'export the trial and use `emberbench score` or `emberbench bundle create`, which stream a result this large',
+      field,
+    );
+  }
   return { text: text((await trialFiles(archive, row.trial_id)).get(EXPORT_FILES.result)!), source: `trial ${row.trial_id}` };
 }
 
-/** The review procedures; `worker` is the archive worker's entry (off-thread.ts), undefined to run the long jobs in this thread. */
-export function reviewHandlers(archive: Archive, worker: string | undefined): ReviewHandlers {
+/**
+ * The review procedures; `worker` is the archive worker's entry
+ * (off-thread.ts), undefined to run the long jobs in this thread. A stored
+ * result larger than `oneTextLimit` bytes is refused where a whole text is
+ * needed (tests lower it).
+ */
+export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES): ReviewHandlers {
   return {
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
@@ -126,8 +145,8 @@ export function reviewHandlers(archive: Archive, worker: string | undefined): Re
     },
 
     'compare.trials': async ({ a, b, resamples }) => {
-      const A = await modelReport(archive, worker, a, 'a');
-      const B = await modelReport(archive, worker, b, 'b');
+      const A = await modelReport(archive, worker, oneTextLimit, a, 'a');
+      const B = await modelReport(archive, worker, oneTextLimit, b, 'b');
       if (A.rows[0]!.model_id === B.rows[0]!.model_id) throw new ServiceError('usage', `b: both sides are model ${JSON.stringify(A.rows[0]!.model_id)}; compare two models`, 'b');
       const comparison = compareReports(A.view, B.view, resamples, A.rows[0]!.model_id, B.rows[0]!.model_id);
       return { artifact: comparison.artifact, summary: comparisonSummary(comparison) };
@@ -192,7 +211,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined): Re
         input: {
           packDigest,
           packFiles: [...storedPackFiles(archive.db, packDigest)],
-          results: await Promise.all(rows.map((row) => storedResultText(archive, row))),
+          results: await Promise.all(rows.map((row) => storedResultText(archive, row, 'a', oneTextLimit))),
           operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
           resamples: 2000,
           outDir: resolve(outDir),

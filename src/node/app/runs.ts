@@ -21,8 +21,9 @@ import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
-import { scoreOffThread } from '../archive/off-thread.js';
+import { runOffThread, scoreOffThread } from '../archive/off-thread.js';
 import { scoreJobOf } from '../archive/score-job.js';
+import { scoreStoredJobOf } from '../archive/score-stored.js';
 import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
 import { agentIsolation, isLocalAgent } from '../agents/local-operational.js';
 import { storeLocalOperationalRecord } from './local-runs.js';
@@ -236,6 +237,9 @@ export class RunManager {
       },
       // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the archive worker.
       score: (result) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive.db, result, `trial ${trialId}`, suite.hash, config.packDigest)),
+      // A result too large for one string: the worker reads the stored episodes itself.
+      scoreStored: (fileDigest) =>
+        runOffThread(this.entryPoints.archiveWorker, { kind: 'score-stored', input: scoreStoredJobOf(this.archive, trialId, `trial ${trialId}`, fileDigest, suite.hash, config.packDigest) }),
     });
     run.done = runEvaluation({
       suite,

@@ -31,7 +31,8 @@ import { prepareImport, trialOfDigest, type DuplicateImport, type ImportedRecord
 import { loadStoredManifest, storeManifest } from './inputs-store.js';
 import { runOffThread } from './off-thread.js';
 import { getTrialDbRow } from './queries.js';
-import { composeStoredResult, insertTrial, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
+import { composeStoredResult } from './stored-result.js';
+import { insertTrial, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
 
 export { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 

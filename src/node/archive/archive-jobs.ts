@@ -4,7 +4,9 @@
  * (archive-worker.ts, a worker_threads thread) can run them off the app's
  * main process and the server's event loop (off-thread.ts):
  *
- * - `score`: authenticate a result and score it (score-job.ts);
+ * - `score`: authenticate a result and score it (score-job.ts), or, too
+ *   large for one string, a run's result from its stored episodes
+ *   (`score-stored`, score-stored.ts);
  * - `import-prepare`: authenticate, score and pack a result to import
  *   (import-prepare.ts);
  * - `pack-build`: `pack build` into a folder (every fire world and M*);
@@ -30,6 +32,7 @@ import {
   type TrialsReportJob,
 } from './review-jobs.js';
 import { runScoreJob, type ScoreJob } from './score-job.js';
+import { runScoreStoredJob, type ScoreStoredJob } from './score-stored.js';
 import type { ScoredTrial } from './score-trial.js';
 
 export interface PackBuildJob {
@@ -48,6 +51,8 @@ export interface PackVerifyJob {
 /** Each kind of job: what it is given and what it answers. */
 export interface ArchiveJobs {
   readonly score: { readonly input: ScoreJob; readonly output: ScoredTrial };
+  /** A run's result too large for one string, scored from the stored episodes (score-stored.ts). */
+  readonly 'score-stored': { readonly input: ScoreStoredJob; readonly output: ScoredTrial };
   /** Nothing is written: the caller commits what comes back (archive-io.ts commitImports). */
   readonly 'import-prepare': { readonly input: ImportPrepareJob; readonly output: PreparedImport | DuplicateImport };
   /** The pack is written into `out`. */
@@ -89,6 +94,7 @@ type Handlers = { readonly [K in ArchiveJobKind]: (input: ArchiveJobs[K]['input'
 /** One handler per kind (a mapped type: a kind without one does not compile). */
 const HANDLERS: Handlers = {
   score: runScoreJob,
+  'score-stored': runScoreStoredJob,
   'import-prepare': runImportPrepareJob,
   'pack-build': buildPackJob,
   'pack-verify': verifyPackJob,

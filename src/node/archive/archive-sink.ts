@@ -13,7 +13,7 @@
 
 import { OutputError } from '../../core/errors.js';
 import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
-import { packChunksAsync } from './artifacts.js';
+import { packChunksAsync, type PackedArtifact } from './artifacts.js';
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
@@ -25,23 +25,34 @@ import {
   setTrialStatus,
   storedEntries,
   storedEpisodeBytes,
-  composeStoredResult,
   storedIndices,
   storeEpisode,
   storeFailure,
   storeOutcome,
-  type ComposedResult,
 } from './trials-store.js';
+import { composeStoredResult, packStoredResult, type ComposedResult } from './stored-result.js';
 
 export interface ArchiveSinkHooks {
   /** After each commit transaction (progress events). */
   readonly committed?: (entry: SinkEntry, state: SinkState) => void;
   /** Scores the final result, given as its UTF-8 bytes in chunks (off the caller's loop where possible); null when the trial cannot be scored. */
   readonly score: (result: readonly Uint8Array[]) => Promise<ScoredTrial | null>;
+  /**
+   * Scores a final result too large for one string from the stored episodes
+   * (the archive worker's `score-stored` job), given its digest; without
+   * it such a trial is stored unscored.
+   */
+  readonly scoreStored?: (fileDigest: string) => Promise<ScoredTrial | null>;
 }
 
-/** The longest result text the archive keeps (the most any command reads as one text). */
-export const MAX_ARCHIVED_RESULT_BYTES = MAX_TEXT_INPUT_BYTES;
+/**
+ * The largest result a run from the app keeps: 2 GiB. Above
+ * MAX_TEXT_INPUT_BYTES (500 MiB, the most read as one string) the result is
+ * composed, compressed and scored without ever being one string; the
+ * compressed bytes must still fit in one archive artifact (10^9 bytes,
+ * which records of 2 GiB do by a wide margin).
+ */
+export const MAX_ARCHIVED_RESULT_BYTES = 2 * 1024 ** 3;
 /** Per committed episode, the keys and punctuation around its record and metrics in the result text (at most). */
 const EPISODE_FRAME_BYTES = 64;
 
@@ -57,6 +68,8 @@ export class ArchiveSink implements ResultSink {
     readonly trialId: number,
     private readonly hooks: ArchiveSinkHooks,
     private readonly maxResultBytes = MAX_ARCHIVED_RESULT_BYTES,
+    /** Above this many bytes (the upper bound kept while committing) the result is never one string; tests lower it. */
+    private readonly wholeResultBytes = MAX_TEXT_INPUT_BYTES,
   ) {}
 
   resumeState(run: SinkRun): Promise<ResumeState> {
@@ -134,10 +147,21 @@ export class ArchiveSink implements ResultSink {
    * event loop for one episode at a time, however large the result.
    */
   async finish(final: SinkFinal): Promise<void> {
-    const composed = await this.composedResult(final.completed);
-    this.finalDigest = composed.fileDigest;
-    const scored = await this.hooks.score(composed.chunks);
-    const result = await packChunksAsync('result', composed.chunks, composed.digest);
+    let result: PackedArtifact;
+    let scored: ScoredTrial | null;
+    if (this.resultBytes <= this.wholeResultBytes) {
+      const composed = await this.composedResult(final.completed);
+      this.finalDigest = composed.fileDigest;
+      scored = await this.hooks.score(composed.chunks);
+      result = await packChunksAsync('result', composed.chunks, composed.digest);
+    } else {
+      // Too large for one string: compressed as it is composed, then scored from the stored episodes.
+      const { manifest, manifestHash, modelId } = this.requireRun();
+      const packed = await packStoredResult(this.archive.db, this.trialId, manifest, manifestHash, modelId);
+      this.finalDigest = packed.fileDigest;
+      scored = this.hooks.scoreStored === undefined ? null : await this.hooks.scoreStored(packed.fileDigest);
+      result = packed.packed;
+    }
     this.archive.write((db) =>
       storeOutcome(db, this.trialId, {
         result,
@@ -149,9 +173,13 @@ export class ArchiveSink implements ResultSink {
     );
   }
 
-  private async composedResult(committed: number): Promise<ComposedResult> {
+  private requireRun(): SinkRun {
     if (this.run === undefined) throw new Error('ArchiveSink: finish before resumeState');
-    const { manifest, manifestHash, modelId } = this.run;
+    return this.run;
+  }
+
+  private async composedResult(committed: number): Promise<ComposedResult> {
+    const { manifest, manifestHash, modelId } = this.requireRun();
     const composed = await composeStoredResult(this.archive.db, this.trialId, manifest, manifestHash, modelId);
     if (composed.episodes !== committed) throw new Error(`ArchiveSink: ${composed.episodes} episodes stored, the runner committed ${committed}`);
     return composed;

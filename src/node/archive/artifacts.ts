@@ -98,6 +98,13 @@ export function putText(db: Db, kind: ArtifactKind, text: string): string {
   return putArtifact(db, kind, utf8(text));
 }
 
+/** The uncompressed size of a stored artifact, without reading it. */
+export function artifactSize(db: Db, digest: string): number {
+  const row = stmt(db, 'SELECT size FROM artifacts WHERE digest = ?').get(digest) as { size: number } | undefined;
+  if (row === undefined) throw new ValidationError(`archive: artifact ${digest} is missing (the archive is damaged)`);
+  return row.size;
+}
+
 export function hasArtifact(db: Db, digest: string): boolean {
   return stmt(db, 'SELECT 1 FROM artifacts WHERE digest = ?').get(digest) !== undefined;
 }

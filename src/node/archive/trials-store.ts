@@ -10,11 +10,10 @@
  */
 
 import { ValidationError } from '../../core/errors.js';
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/json/canonical.js';
 import type { JsonObject } from '../../core/json/canonical.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
-import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
+import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { EpisodeMetrics } from '../../core/metrics/metrics.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
@@ -22,7 +21,7 @@ import type { IsolationLevel } from '../../core/scoring/operational.js';
 import type { RunRecord } from '../../core/sim/record.js';
 import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
-import { getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
+import { getArtifact, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
 import { stmt, type Db } from './db.js';
 
 export interface NewTrial {
@@ -162,7 +161,7 @@ export function storeFailure(db: Db, trialId: number, failure: FailureDeclaratio
   stmt(db, 'UPDATE trials SET episodes_failed = episodes_failed + 1 WHERE trial_id = ?').run(trialId);
 }
 
-interface EntryRow {
+export interface EntryRow {
   idx: number;
   status: string;
   failure_kind: string | null;
@@ -171,7 +170,7 @@ interface EntryRow {
   metrics_digest: string | null;
 }
 
-function entryRows(db: Db, trialId: number): EntryRow[] {
+export function entryRows(db: Db, trialId: number): EntryRow[] {
   return stmt(db, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`).all(trialId) as EntryRow[];
 }
 
@@ -195,67 +194,6 @@ export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisod
     episodes.push({ index: r.idx, metrics, record });
   });
   return { episodes, failures };
-}
-
-/**
- * The canonical JSON of each committed episode of a trial, in index order,
- * as UTF-8 chunks composed from its stored texts without parsing them:
- * canonicalJson of a ResultEpisode is {"index":N,"metrics":M,"record":R}
- * (its keys in that order), and M and R are stored as their canonical JSON
- * (each artifact digest-checked as it is read, and inflated in the thread
- * pool). One episode is read at a time.
- */
-export async function* storedEpisodeChunks(db: Db, trialId: number): AsyncGenerator<readonly Buffer[], void, undefined> {
-  for (const r of entryRows(db, trialId)) {
-    if (r.status !== 'done') continue;
-    const [metrics, record] = await Promise.all([getArtifactAsync(db, r.metrics_digest!), getArtifactAsync(db, r.record_digest!)]);
-    yield [utf8(`{"index":${r.idx},"metrics":`), metrics, RECORD_KEY, record, CLOSE_BRACE];
-  }
-}
-
-const RECORD_KEY = utf8(',"record":');
-const CLOSE_BRACE = utf8('}');
-
-/** A trial's result bytes composed from its stored entries (ComposedResult.chunks, in order), with both its digests. */
-export interface ComposedResult {
-  readonly chunks: readonly Buffer[];
-  /** SHA-256 of the bytes: the result artifact's digest. */
-  readonly digest: string;
-  /** resultDigest: SHA-256 without the final LF (fileDigest). */
-  readonly fileDigest: string;
-  /** How many committed episodes it holds. */
-  readonly episodes: number;
-}
-
-const EMPTY_EPISODES = '{"episodes":[]';
-const COMMA = utf8(',');
-
-/**
- * The bytes of resultText(buildResult(manifest, hash, model, stored
- * episodes, stored failures)), composed from the stored canonical texts
- * (storedEpisodeChunks) without parsing them, and digested as they are
- * composed (one pass of the hash for both digests). The event loop gets a
- * turn between episodes.
- */
-export async function composeStoredResult(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<ComposedResult> {
-  const head = resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(db, trialId)));
-  const chunks: Buffer[] = [];
-  const hash = createHash('sha256');
-  const add = (chunk: Buffer): void => {
-    chunks.push(chunk);
-    hash.update(chunk);
-  };
-  add(utf8('{"episodes":['));
-  let episodes = 0;
-  for await (const episode of storedEpisodeChunks(db, trialId)) {
-    if (episodes++ > 0) add(COMMA);
-    for (const chunk of episode) add(chunk);
-  }
-  // The head is the result without episodes: '{"episodes":[]' then everything after the array, ending in the LF.
-  add(utf8(']' + head.slice(EMPTY_EPISODES.length, -1)));
-  const fileDigest = hash.copy().digest('hex');
-  add(utf8('\n'));
-  return { chunks, digest: hash.digest('hex'), fileDigest, episodes };
 }
 
 /** The declared failures of a trial, in index order. */

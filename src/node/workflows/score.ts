@@ -24,7 +24,14 @@ import { summaryText } from '../../core/scoring/summary.js';
 import type { CommittedEpisode, StatisticsSubject } from '../../core/stats/aggregate.js';
 import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
-import { authenticateResultFile, type StreamedHead } from '../eval/result-reader.js';
+import {
+  authenticateResultFile,
+  authenticateResultPieces,
+  type ResultPieces,
+  type StreamAuthenticateOptions,
+  type StreamedHead,
+  type StreamedResult,
+} from '../eval/result-reader.js';
 import { streamedSubject } from '../eval/result-subject.js';
 import { loadSuiteDir, readTextInput, resultTextOrStream } from '../inputs.js';
 import { loadPack } from '../pack.js';
@@ -177,17 +184,36 @@ export interface StreamedTrial {
  * name another first.
  */
 export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): StreamedTrial {
+  return trialOfStream(pack, path, trial, (opts) => authenticateResultFile(path, path, suite, opts));
+}
+
+/**
+ * streamedTrial of a result given in pieces (ResultPieces: an archived
+ * result composed from its stored episodes, result-reader.ts), named
+ * `source` in messages: the same checks, the same evaluation, one episode
+ * in memory at a time.
+ */
+export function piecesTrial(suite: Suite, pack: EnvironmentPack | null, pieces: ResultPieces, source: string, trial: number): StreamedTrial {
+  return trialOfStream(pack, source, trial, (opts) => authenticateResultPieces(pieces, source, suite, opts));
+}
+
+function trialOfStream(
+  pack: EnvironmentPack | null,
+  source: string,
+  trial: number | ((head: StreamedHead) => number),
+  authenticate: (opts: StreamAuthenticateOptions) => StreamedResult,
+): StreamedTrial {
   const evaluated = new Map<number, EvaluatedEpisode>();
   const committed: CommittedEpisode[] = [];
   let number = typeof trial === 'number' ? trial : -1;
-  const streamed = authenticateResultFile(path, path, suite, {
+  const streamed = authenticate({
     onHead: (head) => {
-      if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, path);
+      if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, source);
       if (typeof trial === 'function') number = trial(head);
     },
     onEpisode: (episode) => {
-      if (pack !== null) checkEpisodeAgainstPack(pack, episode, path);
-      evaluated.set(episode.index, evaluateEpisode(number, episode, path));
+      if (pack !== null) checkEpisodeAgainstPack(pack, episode, source);
+      evaluated.set(episode.index, evaluateEpisode(number, episode, source));
       committed.push({ index: episode.index, metrics: episode.metrics });
     },
   });
