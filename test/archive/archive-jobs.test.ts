@@ -5,6 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
+import { Archive } from '../../src/node/archive/archive.js';
+import { useSqliteNativeBinding } from '../../src/node/archive/db.js';
 import { runOffThread } from '../../src/node/archive/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { loadPack } from '../../src/node/pack.js';
@@ -46,5 +48,20 @@ describe('archive jobs off the thread', () => {
     const inWorker = runOffThread(WORKER, { kind: 'pack-build', input: { suiteDir: PUBLIC_SUITE, manifestPath, out: existing } });
     await expect(inWorker).rejects.toMatchObject({ kind: 'output' });
     await expect(runOffThread(undefined, { kind: 'pack-build', input: { suiteDir: PUBLIC_SUITE, manifestPath, out: existing } })).rejects.toMatchObject({ kind: 'output' });
+  });
+
+  it('opens the archive in the worker with the better-sqlite3 build of the caller (the Electron one in the app)', async () => {
+    const archivePath = join(tmp.dir, 'binding.sqlite');
+    Archive.open(archivePath).close();
+    const job = { kind: 'import-prepare', input: { archivePath, fileName: 'not-a-result.json', text: '{}' } } as const;
+    const missing = join(tmp.dir, 'no-such-build', 'better_sqlite3.node');
+    useSqliteNativeBinding(missing);
+    try {
+      await expect(runOffThread(WORKER, job)).rejects.toThrow(/no-such-build/);
+    } finally {
+      useSqliteNativeBinding(undefined);
+    }
+    // With this thread's own build the archive opens, and the text is refused for what it is.
+    await expect(runOffThread(WORKER, job)).rejects.toMatchObject({ kind: 'validation', message: expect.stringContaining('not-a-result.json') });
   });
 });

@@ -28,8 +28,13 @@ export type Db = Database.Database;
  */
 let nativeBinding: string | undefined;
 
-export function useSqliteNativeBinding(path: string): void {
+export function useSqliteNativeBinding(path: string | undefined): void {
   nativeBinding = path;
+}
+
+/** The binding set with useSqliteNativeBinding, if any: the archive worker's threads load the same one (off-thread.ts). */
+export function sqliteNativeBinding(): string | undefined {
+  return nativeBinding;
 }
 
 function binding(): { nativeBinding?: string } {

@@ -13,19 +13,32 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { fromWire, type WireError } from '../eval/protocol.js';
 import { runArchiveJob, type ArchiveJob, type ArchiveJobKind, type ArchiveJobs } from './archive-jobs.js';
+import { sqliteNativeBinding } from './db.js';
 import type { ScoreJob } from './score-job.js';
 import type { ScoredTrial } from './score-trial.js';
+
+/**
+ * What a worker thread is started with: its job, and the better-sqlite3
+ * binding of this thread (the Electron build, in the app's main process),
+ * since a job that reads the archive opens it there (import-prepare.ts,
+ * score-stored.ts) and a thread loads its modules afresh.
+ */
+export interface ArchiveWorkerData {
+  readonly job: ArchiveJob;
+  readonly sqliteBinding: string | undefined;
+}
 
 /** The worker's one message: the job's output, or its error in wire form. */
 export type ArchiveJobReply = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: WireError };
 
 function startWorker(entry: string, job: ArchiveJob): Worker {
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData: job });
+  const workerData: ArchiveWorkerData = { job, sqliteBinding: sqliteNativeBinding() };
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData });
   // A source entry (tsx, vitest): register tsx in the thread first (execArgv --import does not apply on Node 20).
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
   const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
-  return new Worker(code, { eval: true, workerData: job });
+  return new Worker(code, { eval: true, workerData });
 }
 
 /** Runs `job` in a worker thread started from `entry`, or in this thread (a later turn) without one. */
