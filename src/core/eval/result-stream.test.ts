@@ -59,4 +59,16 @@ describe('StreamingFileDigest', () => {
       }
     }
   });
+
+  it('takes the UTF-8 bytes of the text in pieces too, with the same digest', () => {
+    const encoder = new TextEncoder();
+    for (const text of ['', '\n', 'a\n\n', '\nab\ncd\n', 'é\n', built.text]) {
+      const bytes = encoder.encode(text);
+      for (const size of [1, 2, 7, 1000]) {
+        const digest = new StreamingFileDigest();
+        for (let k = 0; k < bytes.length; k += size) digest.update(bytes.subarray(k, k + size));
+        expect(digest.hex(), `${JSON.stringify(text.slice(0, 10))} by ${size} bytes`).toBe(fileDigest(text));
+      }
+    }
+  });
 });

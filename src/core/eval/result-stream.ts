@@ -59,11 +59,17 @@ export class StreamingFileDigest {
   private readonly hash = createSha256();
   private heldLf = false;
 
-  update(piece: string): void {
+  /** A piece of the text, or of its UTF-8 bytes (the two may not be mixed within one character). */
+  update(piece: string | Uint8Array): void {
     if (piece.length === 0) return;
     if (this.heldLf) this.hash.update('\n');
-    this.heldLf = piece.endsWith('\n');
-    this.hash.update(this.heldLf ? piece.slice(0, -1) : piece);
+    if (typeof piece === 'string') {
+      this.heldLf = piece.endsWith('\n');
+      this.hash.update(this.heldLf ? piece.slice(0, -1) : piece);
+    } else {
+      this.heldLf = piece[piece.length - 1] === 0x0a;
+      this.hash.update(this.heldLf ? piece.subarray(0, piece.length - 1) : piece);
+    }
   }
 
   /** The digest of everything given so far (once). */

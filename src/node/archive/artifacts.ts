@@ -159,6 +159,23 @@ export async function getArtifactAsync(db: Db, digest: string): Promise<Buffer> 
 }
 
 /**
+ * Deflates bytes given as consecutive chunks (an array, or produced as they
+ * are consumed) as one stream in the thread pool; the input is never
+ * concatenated. Returns the compressed pieces and their total length.
+ */
+export async function deflateChunksInPool(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<{ pieces: Buffer[]; bytes: number }> {
+  const deflate = createDeflateRaw();
+  const pieces: Buffer[] = [];
+  let bytes = 0;
+  deflate.on('data', (piece: Buffer) => {
+    pieces.push(piece);
+    bytes += piece.length;
+  });
+  await pipeline(Readable.from(chunks), deflate);
+  return { pieces, bytes };
+}
+
+/**
  * Packs an artifact given as consecutive chunks whose digest the caller
  * took as it made them (a result composed piece by piece): compressed as
  * one stream in the thread pool, never concatenated.
@@ -166,11 +183,8 @@ export async function getArtifactAsync(db: Db, digest: string): Promise<Buffer> 
 export async function packChunksAsync(kind: ArtifactKind, chunks: readonly Uint8Array[], digest: string): Promise<PackedArtifact> {
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
   if (!COMPRESSED.has(kind)) return { kind, digest, size, encoding: 'raw', stored: Buffer.concat(chunks) };
-  const deflate = createDeflateRaw();
-  const out: Buffer[] = [];
-  deflate.on('data', (piece: Buffer) => out.push(piece));
-  await pipeline(Readable.from(chunks), deflate);
-  return { kind, digest, size, encoding: 'deflate', stored: Buffer.concat(out) };
+  const { pieces } = await deflateChunksInPool(chunks);
+  return { kind, digest, size, encoding: 'deflate', stored: Buffer.concat(pieces) };
 }
 
 export function getText(db: Db, digest: string): string {

@@ -9,13 +9,12 @@
  */
 
 import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { createDeflateRaw } from 'node:zlib';
 import { OutputError } from '../../core/errors.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import { buildResult, resultText } from '../../core/eval/result.js';
+import { StreamingFileDigest } from '../../core/eval/result-stream.js';
 import { describeBytes } from '../inputs.js';
-import { getArtifact, getArtifactAsync, utf8, type PackedArtifact } from './artifacts.js';
+import { deflateChunksInPool, getArtifact, getArtifactAsync, utf8, type PackedArtifact } from './artifacts.js';
 import { stmt, type Db } from './db.js';
 import { entryRows, storedFailures } from './trials-store.js';
 
@@ -31,8 +30,13 @@ export async function* storedEpisodeChunks(db: Db, trialId: number): AsyncGenera
   for (const r of entryRows(db, trialId)) {
     if (r.status !== 'done') continue;
     const [metrics, record] = await Promise.all([getArtifactAsync(db, r.metrics_digest!), getArtifactAsync(db, r.record_digest!)]);
-    yield [utf8(`{"index":${r.idx},"metrics":`), metrics, RECORD_KEY, record, CLOSE_BRACE];
+    yield episodeJsonChunks(r.idx, metrics, record);
   }
+}
+
+/** canonicalJson of a ResultEpisode from its index and the canonical JSON of its metrics and record: {"index":N,"metrics":M,"record":R}. */
+function episodeJsonChunks(index: number, metrics: Buffer, record: Buffer): Buffer[] {
+  return [utf8(`{"index":${index},"metrics":`), metrics, RECORD_KEY, record, CLOSE_BRACE];
 }
 
 const RECORD_KEY = utf8(',"record":');
@@ -92,30 +96,23 @@ export async function composeStoredResult(db: Db, trialId: number, manifest: Eva
 /**
  * The two digests of a result's bytes given in chunks: SHA-256 of all of
  * them (the artifact's digest) and of all but a final LF (fileDigest, the
- * result's digest). An LF at the end of a chunk is held back until the
- * next chunk shows it was not the last byte.
+ * result's digest, as the core's StreamingFileDigest takes it).
  */
 export class ResultBytesDigest {
   private readonly whole = createHash('sha256');
-  private readonly file = createHash('sha256');
-  private heldLf = false;
+  private readonly file = new StreamingFileDigest();
   private bytes = 0;
 
   update(chunk: Buffer): void {
-    if (chunk.length === 0) return;
     this.whole.update(chunk);
+    this.file.update(chunk);
     this.bytes += chunk.length;
-    if (this.heldLf) this.file.update(LF);
-    this.heldLf = chunk[chunk.length - 1] === 0x0a;
-    this.file.update(this.heldLf ? chunk.subarray(0, chunk.length - 1) : chunk);
   }
 
   result(): { digest: string; fileDigest: string; size: number } {
-    return { digest: this.whole.digest('hex'), fileDigest: this.file.digest('hex'), size: this.bytes };
+    return { digest: this.whole.digest('hex'), fileDigest: this.file.hex(), size: this.bytes };
   }
 }
-
-const LF = utf8('\n');
 
 function countDone(db: Db, trialId: number): number {
   return (stmt(db, "SELECT COUNT(*) AS n FROM episodes WHERE trial_id = ? AND status = 'done'").get(trialId) as { n: number }).n;
@@ -130,7 +127,7 @@ export function storedEpisodeRefs(db: Db, trialId: number): { readonly index: nu
 
 /** One committed episode's canonical JSON, composed from its stored texts (as storedEpisodeChunks, in this thread). */
 export function storedEpisodeJson(db: Db, ref: { readonly index: number; readonly record: string; readonly metrics: string }): string {
-  return `{"index":${ref.index},"metrics":${getArtifact(db, ref.metrics).toString('utf8')},"record":${getArtifact(db, ref.record).toString('utf8')}}`;
+  return Buffer.concat(episodeJsonChunks(ref.index, getArtifact(db, ref.metrics), getArtifact(db, ref.record))).toString('utf8');
 }
 
 
@@ -152,17 +149,10 @@ export async function packStoredResult(db: Db, trialId: number, manifest: Evalua
       yield chunk;
     }
   }
-  const deflate = createDeflateRaw();
-  const out: Buffer[] = [];
-  let stored = 0;
-  deflate.on('data', (piece: Buffer) => {
-    out.push(piece);
-    stored += piece.length;
-  });
-  await pipeline(digested(), deflate);
+  const { pieces, bytes: stored } = await deflateChunksInPool(digested());
   const whole = digest.result();
   if (stored > MAX_STORED_BLOB_BYTES) {
     throw new OutputError(`archive: trial ${trialId}: its result (${describeBytes(whole.size)}) compresses to ${describeBytes(stored)}, more than the ${describeBytes(MAX_STORED_BLOB_BYTES)} one archive artifact holds`);
   }
-  return { packed: { kind: 'result', digest: whole.digest, size: whole.size, encoding: 'deflate', stored: Buffer.concat(out) }, fileDigest: whole.fileDigest };
+  return { packed: { kind: 'result', digest: whole.digest, size: whole.size, encoding: 'deflate', stored: Buffer.concat(pieces) }, fileDigest: whole.fileDigest };
 }
