@@ -15,7 +15,7 @@ export function adviceFor(kind: ApiErrorKind): string {
     case 'mismatch':
       return 'The inputs do not belong together (another suite, manifest or pack): choose matching ones.';
     case 'output':
-      return 'A file could not be written: choose a folder you can write to, with free space.';
+      return 'Nothing was written. An existing file or folder is never replaced: type a new name. Otherwise choose a place you can write to, with free space.';
     case 'interrupted':
       return 'The work was cancelled: resume it from the Run view when you are ready.';
     case 'not_found':
