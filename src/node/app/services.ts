@@ -39,6 +39,7 @@ import {
 } from './catalog.js';
 import { ServiceError, type Handlers } from './dispatch.js';
 import { generateHandlers } from './generate-handlers.js';
+import { integrityHandlers } from './integrity-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
 import { RunManager } from './runs.js';
@@ -169,6 +170,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       return { lines: await transcriptLines(archive, trialId, index) };
     },
     ...reviewHandlers(archive, opts.entryPoints.archiveWorker),
+    ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), changed),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };

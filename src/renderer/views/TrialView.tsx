@@ -16,6 +16,7 @@ import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, Ta
 import { UsageCounter } from '../components/UsageCounter.js';
 import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
+import { TrialIntegrity } from './TrialIntegrity.js';
 import { TrialReview } from '../review/TrialReview.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
@@ -45,6 +46,8 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
         )}
       </header>
       <ErrorMessage error={detail.error} />
+      {/* Not while it runs (every committed episode changes it); also when the trial's page cannot load, which damage can cause. */}
+      {(d === null ? detail.error !== null : d.trial.status !== 'running') && <TrialIntegrity trialId={trialId} />}
       {d !== null && d.trial.isolation === 'none' && (
         <div className="card warn" role="note">
           This agent ran without a sandbox (isolation none): it had your full rights, so nothing shows that it saw only its observations (docs/agents.md, Sandbox).

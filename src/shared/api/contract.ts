@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { episodeStatuses, trialStatuses } from './views.js';
 import type {
   AppInfo, BuiltinAgentInfo, BundleSummary, EpisodeReplay, EpisodeRow, ExportedFile, LeaderboardGroup, ManifestSummary,
-  Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialRow, ValidationReport,
+  Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialIntegrity, TrialRow, ValidationReport,
 } from './views.js';
 
 export * from './views.js';
@@ -117,6 +117,10 @@ export const schemas = {
     ...page,
   }),
   'trials.get': z.strictObject({ trialId }),
+  /** Reads back every stored artifact of a trial and checks that its episodes compose to its recorded result (docs/archive.md, archive check). */
+  'trials.check': z.strictObject({ trialId }),
+  /** Rebuilds a damaged trial's result from its stored episodes (and re-scores a damaged report) when the rebuilt bytes have the recorded digest. */
+  'trials.repair': z.strictObject({ trialId }),
   'episodes.list': z.strictObject({
     trialId: trialId.optional(),
     sort: z.enum(episodeSortColumns).default('index'),
@@ -200,6 +204,8 @@ export interface Outputs {
   'runs.list': readonly RunStatus[];
   'trials.list': PageOf<TrialRow>;
   'trials.get': TrialDetail;
+  'trials.check': TrialIntegrity;
+  'trials.repair': TrialIntegrity;
   'episodes.list': PageOf<EpisodeRow>;
   'archive.import': { readonly trialId: number; readonly duplicate: boolean };
   'archive.export': { readonly dir: string; readonly files: readonly ExportedFile[] };
