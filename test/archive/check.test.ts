@@ -14,7 +14,8 @@ import { openArchiveFile } from '../../src/node/archive/db.js';
 import { runScoreJob } from '../../src/node/archive/score-job.js';
 import { jsonError, runCli } from '../cli/run-cli.js';
 import { tempDir } from './helpers.js';
-import { cutStoredResult, runAsCli, runInApp } from './public-run.js';
+import { cutStoredResult } from './damage.js';
+import { runAsCli, runInApp } from './public-run.js';
 
 const tmp = tempDir('ember-check-');
 afterAll(() => tmp.remove());

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonError, runCli } from '../cli/run-cli.js';
 import { tempDir } from './helpers.js';
-import { cutStoredResult, runAsCli, runInApp } from './public-run.js';
+import { cutStoredResult } from './damage.js';
+import { runAsCli, runInApp } from './public-run.js';
 
 const tmp = tempDir('ember-600-');
 afterAll(() => tmp.remove());

@@ -1,13 +1,11 @@
 // The public suite run twice, as the done-when tests of issue 18 need it:
 // through the app's services into an archive (handlers['runs.start'],
 // worker threads) and through `evaluation run`'s workflow into a file, with
-// the same manifest, agent and model ID; and a stored result damaged the way
-// the pool's streaming deflate once stored it.
+// the same manifest, agent and model ID.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
-import { openArchiveFile } from '../../src/node/archive/db.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { runEvaluationToFile } from '../../src/node/workflows/evaluation.js';
@@ -61,25 +59,4 @@ export async function runAsCli(dir: string, seeds: number): Promise<string> {
     entryPoints: defaultEntryPoints(),
   });
   return out;
-}
-
-/** zlib's output pieces (its default chunkSize): the old deflateChunksInPool returned before the last of them arrived. */
-const ZLIB_PIECE_BYTES = 16 * 1024;
-
-/**
- * Cuts a trial's stored result as the old bug did: its deflate stream ends
- * at a piece boundary before the compressor's last piece. Returns the
- * result's digest and the stored lengths before and after.
- */
-export function cutStoredResult(archivePath: string, trialId: number): { digest: string; before: number; after: number } {
-  const { db, close } = openArchiveFile(archivePath, { mode: 'write' });
-  try {
-    const { digest } = db.prepare('SELECT result_digest AS digest FROM trials WHERE trial_id = ?').get(trialId) as { digest: string };
-    const { before } = db.prepare('SELECT length(bytes) AS before FROM artifacts WHERE digest = ?').get(digest) as { before: number };
-    const after = Math.floor((before - 1) / ZLIB_PIECE_BYTES) * ZLIB_PIECE_BYTES;
-    db.prepare('UPDATE artifacts SET bytes = substr(bytes, 1, ?) WHERE digest = ?').run(after, digest);
-    return { digest, before, after };
-  } finally {
-    close();
-  }
 }

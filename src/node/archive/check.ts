@@ -14,6 +14,7 @@
  */
 
 import { isEmberError } from '../../core/errors.js';
+import type { TrialDamageKind } from '../../shared/api/contract.js';
 import type { Archive } from './archive.js';
 import { getArtifactAsync } from './artifacts.js';
 import { stmt, type Db } from './db.js';
@@ -23,20 +24,8 @@ import type { ScoreJob } from './score-job.js';
 import type { ScoredTrial } from './score-trial.js';
 import { composeStoredResult } from './stored-result.js';
 
-/** What is damaged in a trial. */
-export type TrialDamageKind =
-  /** The result artifact is missing, cannot be inflated or does not match its digest. */
-  | 'result'
-  /** A finished (complete or incomplete) trial names no result. */
-  | 'result-missing'
-  /** A committed episode's record or metrics artifact is missing or damaged. */
-  | 'episode'
-  /** The stored episodes compose to another result than the one the trial records. */
-  | 'episodes-differ'
-  | 'manifest'
-  | 'score-report'
-  | 'summary'
-  | 'operational';
+/** What is damaged in a trial (the contract's type: the app shows the same report). */
+export type { TrialDamageKind } from '../../shared/api/contract.js';
 
 export interface TrialDamage {
   readonly kind: TrialDamageKind;

@@ -10,6 +10,27 @@ import type { TrialIntegrity as Integrity } from '../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../app/api-context.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 
+/** What a damage is of, in the trial's words. */
+function partOf(d: Integrity['damage'][number]): string {
+  switch (d.kind) {
+    case 'result':
+    case 'result-missing':
+      return 'Result';
+    case 'episode':
+      return `Episode ${d.episode}`;
+    case 'episodes-differ':
+      return 'Episodes';
+    case 'score-report':
+      return 'Score report';
+    case 'summary':
+      return 'Summary';
+    case 'operational':
+      return 'Operational record';
+    case 'manifest':
+      return 'Manifest';
+  }
+}
+
 export function TrialIntegrity({ trialId }: { trialId: number }) {
   const api = useApi();
   const check = useQuery((a) => a['trials.check']({ trialId }), String(trialId));
@@ -26,7 +47,9 @@ export function TrialIntegrity({ trialId }: { trialId: number }) {
           </h2>
           <ul className="plain small">
             {found.damage.map((d, k) => (
-              <li key={k}>{d.message}</li>
+              <li key={k}>
+                <strong>{partOf(d)}:</strong> {d.message}
+              </li>
             ))}
           </ul>
           <p className="small muted">Repair rebuilds a damaged result from the trial's stored episodes (the bytes `emberbench evaluation run` writes) and keeps it only if it has the digest the trial recorded; nothing else is changed.</p>

@@ -115,13 +115,16 @@ export interface TrialDetail {
   readonly operational: unknown | null;
 }
 
+/** What is damaged in a trial: its result (or it names none), an episode's record or metrics, episodes that compose to another result, its manifest, score report, summary or operational record. */
+export type TrialDamageKind = 'result' | 'result-missing' | 'episode' | 'episodes-differ' | 'manifest' | 'score-report' | 'summary' | 'operational';
+
 /** What `trials.check` found damaged in a trial (docs/archive.md, archive check), and what `trials.repair` did about it. */
 export interface TrialIntegrity {
   readonly trialId: number;
   /** True while anything of the trial is damaged (after a repair: what could not be repaired). */
   readonly damaged: boolean;
   /** What the check found, each with the damaged artifact and episode when there is one. */
-  readonly damage: readonly { readonly kind: string; readonly digest: string | null; readonly episode: number | null; readonly message: string }[];
+  readonly damage: readonly { readonly kind: TrialDamageKind; readonly digest: string | null; readonly episode: number | null; readonly message: string }[];
   /** After a repair: what was repaired, and what could not be and why. */
   readonly repaired: readonly string[];
   readonly unrepaired: readonly string[];
