@@ -173,8 +173,8 @@ export class RunManager {
     if (row.status !== 'interrupted' && !stale) throw new ServiceError('conflict', `trialId: trial ${trialId} is ${row.status}; only an interrupted trial can be resumed`, 'trialId');
     const config = JSON.parse(row.run_config) as RunConfig;
     if (jobs !== undefined) checkJobs(Math.min(jobs, maxJobs()));
-    this.unmarked.delete(trialId);
     this.launch(trialId, config, Math.min(jobs ?? config.jobs, maxJobs()));
+    this.unmarked.delete(trialId);
     return trialId;
   }
 

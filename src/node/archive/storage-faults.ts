@@ -42,14 +42,14 @@ export function enospcAfter(commits: number): StorageFault & { release(): void; 
     failed++;
     throw diskFullFault();
   };
-  return Object.assign(fault, {
-    release: () => {
-      released = true;
+  return Object.defineProperties(fault, {
+    release: {
+      value: () => {
+        released = true;
+      },
     },
-    get failed() {
-      return failed;
-    },
-  });
+    failed: { get: () => failed },
+  }) as StorageFault & { release(): void; readonly failed: number };
 }
 
 function environmentFault(): StorageFault | undefined {
