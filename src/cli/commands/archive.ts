@@ -1,19 +1,22 @@
 /**
- * `emberbench archive import | list | export`: the workbench archive from
- * the command line (docs/archive.md). Import authenticates every file first
- * (like `evaluation verify` and `score`) and writes all of them in one
- * transaction, or nothing; list and export only read, so they also work
- * while the app holds the archive open.
+ * `emberbench archive import | list | export | check`: the workbench
+ * archive from the command line (docs/archive.md). Import authenticates
+ * every file first (like `evaluation verify` and `score`) and writes all of
+ * them in one transaction, or nothing; list, export and check (without
+ * --repair) only read, so they also work while the app holds the archive
+ * open.
  */
 
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../core/errors.js';
 import { defaultArchivePath } from '../../node/app/paths.js';
 import { commitImports, exportTrial, prepareImport, type PreparedImport } from '../../node/archive/archive-io.js';
 import { withArchiveFaultsAsync } from '../../node/archive/archive-errors.js';
 import { Archive } from '../../node/archive/archive.js';
+import { checkArchive, type ArchiveCheckReport } from '../../node/archive/check.js';
+import { runScoreJob } from '../../node/archive/score-job.js';
 import { readSuiteFolder, storeSuite } from '../../node/archive/inputs-store.js';
 import { listTrials } from '../../node/archive/queries.js';
 import { readTextInput } from '../../node/inputs.js';
@@ -116,9 +119,53 @@ async function archiveExport(args: ParsedArgs): Promise<Report> {
   }
 }
 
+/** The check's report as the command's result (canonical JSON: snake_case keys, no undefined). */
+function checkReportOf(archivePath: string, r: ArchiveCheckReport): Report {
+  return {
+    archive: archivePath,
+    ok: r.ok,
+    artifacts_checked: r.artifactsChecked,
+    trials_checked: r.trialsChecked,
+    damaged_artifacts: r.damagedArtifacts.map((a) => ({ digest: a.digest, kind: a.kind, message: a.message })),
+    damaged_trials: r.damagedTrials.map((t) => ({
+      trial: t.trial,
+      status: t.status,
+      damage: t.damage.map((d) => ({ kind: d.kind, digest: d.digest, episode: d.episode, message: d.message })),
+      repaired: t.repair === null ? null : [...t.repair.repaired],
+      unrepaired: t.repair === null ? null : [...t.repair.unrepaired],
+    })),
+    repaired_trials: r.repairedTrials,
+  };
+}
+
+/** One line naming what is still damaged (the error of a check that found damage). */
+function damageMessage(archivePath: string, r: ArchiveCheckReport, repair: boolean): string {
+  const trials = r.damagedTrials
+    .filter((t) => t.repair === null || t.repair.unrepaired.length > 0)
+    .map((t) => `trial ${t.trial} (${t.repair === null ? t.damage.map((d) => d.message).join('; ') : t.repair.unrepaired.join('; ')})`);
+  const ofTrials = new Set(r.damagedTrials.flatMap((t) => t.damage.map((d) => d.digest)));
+  const loose = r.damagedArtifacts.filter((a) => !ofTrials.has(a.digest)).map((a) => `${a.kind} artifact ${a.digest} (${a.message})`);
+  const parts = [...trials, ...loose];
+  const repaired = r.repairedTrials > 0 ? `; repaired trial(s) ${r.damagedTrials.filter((t) => t.repair !== null && t.repair.unrepaired.length === 0).map((t) => t.trial).join(', ')}` : '';
+  const next = repair ? 'what is listed could not be repaired; export what still exports and run or import those trials again' : 'run `emberbench archive check --repair` to rebuild what can be';
+  return `${archivePath}: damaged: ${parts.join('; ')}${repaired}; ${next}`;
+}
+
+async function archiveCheck(args: ParsedArgs): Promise<Report> {
+  const repair = args.flag('repair');
+  const archive = Archive.open(archivePathArgument(args), { mode: repair ? 'write' : 'read' });
+  try {
+    const report = await checkArchive(archive, { repair, score: (job) => Promise.resolve(runScoreJob(job)) });
+    if (!report.ok) throw new ValidationError(damageMessage(archive.path, report, repair));
+    return checkReportOf(archive.path, report);
+  } finally {
+    archive.close();
+  }
+}
+
 export const archiveModule: CommandModule = {
   group: 'archive',
-  summary: 'the workbench archive: import CLI results, list trials, export a trial',
+  summary: 'the workbench archive: import CLI results, list trials, export a trial, check and repair',
   commands: [
     {
       words: ['archive', 'import'],
@@ -157,6 +204,16 @@ export const archiveModule: CommandModule = {
       options: [ARCHIVE_OPTION, { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new folder; its parent must exist' }],
       examples: ['emberbench archive export 3 --out trial-3'],
       run: (args) => archiveExport(args),
+    },
+    {
+      words: ['archive', 'check'],
+      summary: 'read back every stored artifact and trial; --repair rebuilds damaged results',
+      description:
+        "Reads back every artifact (inflated and checked against its digest) and checks every trial: a finished trial has a readable result, every committed episode's record and metrics are readable, and the stored episodes compose to exactly the trial's recorded result. Prints the counts when nothing is damaged. Damage found is exit 3, its message naming each damaged trial and what is damaged. With --repair (which writes, so exit 6 while the app holds the archive) a damaged result is rebuilt from the trial's stored episodes (the bytes `evaluation run` writes) and replaces the damaged one only when it has the trial's recorded result digest; a damaged score report or summary is re-scored and replaced only when it has its recorded digest. Whatever is repaired is listed; what cannot be is named, left as it is, and the exit is 3. Without --repair nothing is written.",
+      positionals: [],
+      options: [ARCHIVE_OPTION, { name: 'repair', kind: 'flag', description: 'rebuild damaged results (and re-score damaged reports) when the rebuilt bytes have the recorded digest' }],
+      examples: ['emberbench archive check', 'emberbench archive check --archive runs/archive.sqlite --repair --json'],
+      run: (args) => archiveCheck(args),
     },
   ],
 };

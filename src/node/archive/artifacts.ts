@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createDeflateRaw, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
+import { createDeflateRaw, createInflateRaw, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../../core/errors.js';
 import { stmt, type Db } from './db.js';
 
@@ -38,8 +38,21 @@ export function utf8(text: string): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-/** An artifact ready to store: its digest taken and its bytes compressed, outside any transaction. */
-export interface PackedArtifact {
+/** Marks a PackedArtifact whose stored bytes were read back (verifyPacked): only this module makes one. */
+declare const readBack: unique symbol;
+
+/**
+ * An artifact ready to store: its digest taken, its bytes compressed, and
+ * those stored bytes read back (inflated and digest-checked), all outside
+ * any transaction. putPacked takes nothing else, so what cannot be read back
+ * is never stored.
+ */
+export interface PackedArtifact extends UnverifiedArtifact {
+  readonly [readBack]: true;
+}
+
+/** A packed artifact before its stored bytes were read back. */
+export interface UnverifiedArtifact {
   readonly kind: ArtifactKind;
   /** SHA-256 of the uncompressed bytes. */
   readonly digest: string;
@@ -54,38 +67,99 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Digests and compresses `bytes` in this thread. */
+/**
+ * Stored bytes that do not read back as the artifact they were packed from:
+ * a fault of this machine or a bug, never the user's input. Nothing is
+ * stored.
+ */
+function notReadBack(a: UnverifiedArtifact, problem: string): Error {
+  return new Error(`archive: the ${a.kind} artifact ${a.digest} (${a.size} bytes) does not read back as written (${problem}); nothing was stored`);
+}
+
+function checkReadBack(a: UnverifiedArtifact, size: number, digest: string): PackedArtifact {
+  if (size !== a.size) throw notReadBack(a, `${size} bytes read back`);
+  if (digest !== a.digest) throw notReadBack(a, `read back as ${digest}`);
+  return a as PackedArtifact;
+}
+
+/**
+ * Reads an artifact's stored bytes back in this thread: inflated (deflate)
+ * and digest-checked. A raw artifact's stored bytes are the very bytes its
+ * digest was taken from, so only its length is checked.
+ */
+function verifyPackedSync(a: UnverifiedArtifact): PackedArtifact {
+  if (a.encoding === 'raw') return checkReadBack(a, a.stored.byteLength, a.digest);
+  let bytes: Buffer;
+  try {
+    bytes = inflateRawSync(a.stored);
+  } catch (error) {
+    throw notReadBack(a, (error as Error).message);
+  }
+  return checkReadBack(a, bytes.byteLength, sha256OfBytes(bytes));
+}
+
+/** Inflated in pieces of this many bytes: each piece's hash holds the event loop for tens of microseconds. */
+const READ_BACK_PIECE_BYTES = 64 * 1024;
+
+/**
+ * verifyPackedSync off the event loop: the stored bytes inflate in the
+ * thread pool as a stream, and each inflated piece is hashed as it arrives,
+ * so neither the whole inflated artifact is held nor the loop is held for
+ * more than one piece. Export it to pack an artifact outside this module
+ * (stored-result.ts packStoredResult).
+ */
+export async function verifyPacked(a: UnverifiedArtifact): Promise<PackedArtifact> {
+  if (a.encoding === 'raw') return checkReadBack(a, a.stored.byteLength, a.digest);
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    await pipeline(Readable.from([asBuffer(a.stored)]), createInflateRaw({ chunkSize: READ_BACK_PIECE_BYTES }), async (pieces: AsyncIterable<Buffer>) => {
+      for await (const piece of pieces) {
+        hash.update(piece);
+        size += piece.length;
+      }
+    });
+  } catch (error) {
+    throw notReadBack(a, (error as Error).message);
+  }
+  return checkReadBack(a, size, hash.digest('hex'));
+}
+
+/** Digests, compresses and reads back `bytes` in this thread. */
 export function packArtifact(kind: ArtifactKind, bytes: Uint8Array): PackedArtifact {
   const compressed = COMPRESSED.has(kind);
-  return { kind, digest: sha256OfBytes(bytes), size: bytes.byteLength, encoding: compressed ? 'deflate' : 'raw', stored: compressed ? deflateRawSync(bytes) : asBuffer(bytes) };
+  return verifyPackedSync({ kind, digest: sha256OfBytes(bytes), size: bytes.byteLength, encoding: compressed ? 'deflate' : 'raw', stored: compressed ? deflateRawSync(bytes) : asBuffer(bytes) });
 }
 
 const deflateRawInPool = promisify(deflateRaw);
 
 /**
- * packArtifact with the compression in libuv's thread pool: deflating a
- * large record or result takes seconds, which must not hold up the app's
- * main process (every IPC call waits on its event loop).
+ * packArtifact with the compression and the read-back in libuv's thread
+ * pool: deflating a large record or result takes seconds, which must not
+ * hold up the app's main process (every IPC call waits on its event loop).
  */
 export async function packArtifactAsync(kind: ArtifactKind, bytes: Uint8Array): Promise<PackedArtifact> {
   const digest = sha256OfBytes(bytes);
-  if (!COMPRESSED.has(kind)) return { kind, digest, size: bytes.byteLength, encoding: 'raw', stored: asBuffer(bytes) };
-  return { kind, digest, size: bytes.byteLength, encoding: 'deflate', stored: await deflateRawInPool(bytes) };
+  if (!COMPRESSED.has(kind)) return verifyPacked({ kind, digest, size: bytes.byteLength, encoding: 'raw', stored: asBuffer(bytes) });
+  return verifyPacked({ kind, digest, size: bytes.byteLength, encoding: 'deflate', stored: await deflateRawInPool(bytes) });
 }
 
 /**
- * Stores a packed artifact (a no-op when the digest is already stored) and
- * returns the digest. Call inside the caller's transaction: the artifact
- * and the rows that name it commit together.
+ * Stores a packed artifact (read back when it was packed) and returns the
+ * digest. Call inside the caller's transaction: the artifact and the rows
+ * that name it commit together. A row already stored under the digest with
+ * other bytes is replaced: these bytes were read back as the digest's
+ * content, so the content stays the same and becomes readable if that row
+ * was damaged (artifacts are shared by digest, and a damaged row must not
+ * make every later identical artifact unreadable too).
  */
 export function putPacked(db: Db, artifact: PackedArtifact): string {
-  stmt(db, 'INSERT OR IGNORE INTO artifacts (digest, kind, encoding, size, bytes) VALUES (?, ?, ?, ?, ?)').run(
-    artifact.digest,
-    artifact.kind,
-    artifact.encoding,
-    artifact.size,
-    asBuffer(artifact.stored),
-  );
+  stmt(
+    db,
+    `INSERT INTO artifacts (digest, kind, encoding, size, bytes) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (digest) DO UPDATE SET encoding = excluded.encoding, size = excluded.size, bytes = excluded.bytes
+     WHERE artifacts.bytes IS NOT excluded.bytes OR artifacts.encoding IS NOT excluded.encoding OR artifacts.size IS NOT excluded.size`,
+  ).run(artifact.digest, artifact.kind, artifact.encoding, artifact.size, asBuffer(artifact.stored));
   return artifact.digest;
 }
 
@@ -164,14 +238,16 @@ export async function getArtifactAsync(db: Db, digest: string): Promise<Buffer> 
  * concatenated. Returns the compressed pieces and their total length.
  */
 export async function deflateChunksInPool(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<{ pieces: Buffer[]; bytes: number }> {
-  const deflate = createDeflateRaw();
   const pieces: Buffer[] = [];
   let bytes = 0;
-  deflate.on('data', (piece: Buffer) => {
-    pieces.push(piece);
-    bytes += piece.length;
+  // The collector is the pipeline's last stage, so the pipeline resolves only after the compressor's last piece reached it
+  // (a 'data' listener beside the pipeline may still be owed the final pieces when it resolves: stored deflate streams were cut short).
+  await pipeline(Readable.from(chunks), createDeflateRaw(), async (compressed: AsyncIterable<Buffer>) => {
+    for await (const piece of compressed) {
+      pieces.push(piece);
+      bytes += piece.length;
+    }
   });
-  await pipeline(Readable.from(chunks), deflate);
   return { pieces, bytes };
 }
 
@@ -182,9 +258,13 @@ export async function deflateChunksInPool(chunks: Iterable<Uint8Array> | AsyncIt
  */
 export async function packChunksAsync(kind: ArtifactKind, chunks: readonly Uint8Array[], digest: string): Promise<PackedArtifact> {
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
-  if (!COMPRESSED.has(kind)) return { kind, digest, size, encoding: 'raw', stored: Buffer.concat(chunks) };
+  if (!COMPRESSED.has(kind)) {
+    // The caller's digest of the chunks is checked here, as the read-back checks it for a compressed kind.
+    const stored = Buffer.concat(chunks);
+    return checkReadBack({ kind, digest, size, encoding: 'raw', stored }, stored.byteLength, sha256OfBytes(stored));
+  }
   const { pieces } = await deflateChunksInPool(chunks);
-  return { kind, digest, size, encoding: 'deflate', stored: Buffer.concat(pieces) };
+  return verifyPacked({ kind, digest, size, encoding: 'deflate', stored: Buffer.concat(pieces) });
 }
 
 export function getText(db: Db, digest: string): string {

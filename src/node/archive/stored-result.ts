@@ -14,7 +14,7 @@ import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import { buildResult, resultText } from '../../core/eval/result.js';
 import { StreamingFileDigest } from '../../core/eval/result-stream.js';
 import { describeBytes } from '../inputs.js';
-import { deflateChunksInPool, getArtifact, getArtifactAsync, utf8, type PackedArtifact } from './artifacts.js';
+import { deflateChunksInPool, getArtifact, getArtifactAsync, utf8, verifyPacked, type PackedArtifact } from './artifacts.js';
 import { stmt, type Db } from './db.js';
 import { entryRows, storedFailures } from './trials-store.js';
 
@@ -137,7 +137,7 @@ export const MAX_STORED_BLOB_BYTES = 1_000_000_000;
 /**
  * Packs a trial's result as it is composed: digested and deflated as one
  * stream in the thread pool, never held whole, for a result too large for
- * one string. Throws an OutputError when even the compressed bytes do not
+ * one string; the compressed bytes are then read back (verifyPacked). Throws an OutputError when even the compressed bytes do not
  * fit in one archive artifact.
  */
 export async function packStoredResult(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<{ packed: PackedArtifact; fileDigest: string }> {
@@ -154,5 +154,6 @@ export async function packStoredResult(db: Db, trialId: number, manifest: Evalua
   if (stored > MAX_STORED_BLOB_BYTES) {
     throw new OutputError(`archive: trial ${trialId}: its result (${describeBytes(whole.size)}) compresses to ${describeBytes(stored)}, more than the ${describeBytes(MAX_STORED_BLOB_BYTES)} one archive artifact holds`);
   }
-  return { packed: { kind: 'result', digest: whole.digest, size: whole.size, encoding: 'deflate', stored: Buffer.concat(pieces) }, fileDigest: whole.fileDigest };
+  const packed = await verifyPacked({ kind: 'result', digest: whole.digest, size: whole.size, encoding: 'deflate', stored: Buffer.concat(pieces) });
+  return { packed, fileDigest: whole.fileDigest };
 }
