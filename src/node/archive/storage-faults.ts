@@ -49,7 +49,7 @@ export function enospcAfter(commits: number): StorageFault & { release(): void; 
       },
     },
     failed: { get: () => failed },
-  }) as StorageFault & { release(): void; readonly failed: number };
+  }) as unknown as StorageFault & { release(): void; readonly failed: number };
 }
 
 function environmentFault(): StorageFault | undefined {
