@@ -16,9 +16,10 @@
 // them above 1 MB, so the streamed paths run), and each import exports the
 // bytes imported. Prints the seed and the counts; losses must be 0.
 //
-// EMBER_FAULT_SEED=N replays a schedule; EMBER_FAULTS=N sets the number of kills (default 56).
+// EMBER_FAULT_SEED=N replays a schedule; EMBER_FAULTS=N sets the number of kills (default 56; CI runs the default, at
+// least 50 as the issue asks; fewer only for a quick local look).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
@@ -362,7 +363,6 @@ describe('fault injection', () => {
     }
     expect(large, 'a result above 1 MB went through the app').toBeGreaterThan(0);
     expect(counts.losses).toBe(0);
-    expect(counts.kills).toBeGreaterThanOrEqual(50);
-    mkdirSync(at('done'), { recursive: true });
+    expect(counts.kills).toBeGreaterThanOrEqual(KILLS);
   }, 3_600_000);
 });
