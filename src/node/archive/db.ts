@@ -137,12 +137,13 @@ function connect(path: string, options: Database.Options): Db {
 
 /**
  * Reads what makes the file an archive, before anything is written to it:
- * its schema version (not newer than this build's; 0 only for nothing but
- * an archive being made), its schema, and the first page of every table,
+ * its schema version (not newer than this build's, and not 0: archives are
+ * made whole before they appear at their path, so version 0 is another
+ * program's database), its schema, and the first page of every table,
  * so a damaged file is refused at open rather than halfway through a
  * command. Returns the version.
  */
-function checkArchive(db: Db, path: string): number {
+function checkArchiveFile(db: Db, path: string): number {
   return withArchiveFaults(path, () => {
     const version = schemaVersion(db);
     if (version > ARCHIVE_SCHEMA_VERSION) throw newerSchemaError(path, version, ARCHIVE_SCHEMA_VERSION);
@@ -164,22 +165,22 @@ function createArchive(path: string, targetVersion: number | undefined): void {
   const folder = dirname(path);
   const stale = `${basename(path)}.new-`;
   for (const name of readdirSync(folder)) if (name.startsWith(stale)) rmSync(join(folder, name), { force: true });
-  const db = connect(temporary, {});
   try {
-    withArchiveFaults(path, () => {
-      db.pragma('journal_mode = WAL');
-      migrate(db, path, targetVersion);
-    });
-  } finally {
-    db.close();
-  }
-  try {
+    const db = connect(temporary, {});
+    try {
+      withArchiveFaults(path, () => {
+        db.pragma('journal_mode = WAL');
+        migrate(db, path, targetVersion);
+      });
+    } finally {
+      db.close();
+    }
     linkSync(temporary, path);
   } catch (error) {
     // Made meanwhile by a writer that took no lock (an older build): that file is opened as it is.
     if (errnoCode(error) !== 'EEXIST') throw archiveFault(path, error) ?? error;
   } finally {
-    rmSync(temporary, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${temporary}${suffix}`, { force: true });
   }
 }
 
@@ -198,7 +199,7 @@ export function openArchiveFile(path: string, options: OpenOptions): OpenedArchi
     const db = connect(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });
     try {
       configure(db, timeoutMs);
-      const version = checkArchive(db, path);
+      const version = checkArchiveFile(db, path);
       if (version !== ARCHIVE_SCHEMA_VERSION) throw olderSchemaError(path, version, ARCHIVE_SCHEMA_VERSION);
     } catch (error) {
       db.close();
@@ -215,7 +216,7 @@ export function openArchiveFile(path: string, options: OpenOptions): OpenedArchi
     if (missing && !existsSync(path)) createArchive(path, options.targetVersion);
     db = connect(path, { timeout: timeoutMs });
     configure(db, timeoutMs);
-    checkArchive(db, path);
+    checkArchiveFile(db, path);
     withArchiveFaults(path, () => {
       db!.pragma('journal_mode = WAL');
       // NORMAL in WAL: a committed transaction survives a process kill; only a power loss may lose the last ones.
