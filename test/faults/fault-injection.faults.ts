@@ -295,8 +295,12 @@ describe('fault injection', () => {
       const started = await begin(kind, n);
       await sleep(between(0, kind === 'run' || kind === 'resume' ? 4000 : 1500));
       const before = committedEpisodes();
-      if (await kill(started.victim)) counts.kills++;
-      counts.faults++;
+      const killed = await kill(started.victim);
+      if (killed) {
+        counts.kills++;
+        counts.faults++;
+      }
+      console.log(`fault #${n}: ${kind}, ${killed ? 'killed' : 'had ended before its kill point'} (${before.size} episodes committed before it)`);
       if (started.victim !== server.child) {
         if (started.output !== undefined) wholeOrAbsent(started.output.out, started.output.reference, `${kind} #${n}`);
         if (server.child.exitCode === null && server.child.signalCode === null) {
