@@ -158,7 +158,13 @@ export class RunManager {
       }),
     );
     this.emit('archive.changed', { trialId });
-    this.launch(trialId, config, config.jobs);
+    try {
+      this.launch(trialId, config, config.jobs);
+    } catch (error) {
+      // Created but not started (a full disk refused the launch's first write): interrupted, resumable.
+      this.markInterrupted(trialId);
+      throw error;
+    }
     return trialId;
   }
 
