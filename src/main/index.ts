@@ -8,10 +8,11 @@
  * permission requests denied, every IPC call validated (ipc-guard.ts).
  */
 
-import { app, BrowserWindow, ipcMain, screen, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, screen, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isEmberError } from '../core/errors.js';
 import { createWorkbenchServices } from '../node/app/services.js';
 import { useSqliteNativeBinding } from '../node/archive/db.js';
 import { useNativeHash } from '../node/native-hash.js';
@@ -28,7 +29,14 @@ app.setName('EMBER Workbench');
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  void start();
+  start().catch((error: unknown) => {
+    // Before the window exists (the archive cannot be opened: damaged, a newer schema, read-only, a full disk, in use):
+    // the reason in a dialog, never a silent exit or a crash report.
+    const reason = isEmberError(error) ? error.message : `unexpected failure (a bug): ${error instanceof Error ? error.message : String(error)}`;
+    if (app.isReady()) dialog.showErrorBox('EMBER Workbench cannot start', `${reason}\n\nTo use another archive, start the app with --archive=FILE.`);
+    else process.stderr.write(`EMBER Workbench cannot start: ${reason}\n`);
+    app.exit(1);
+  });
 }
 
 /** `--archive FILE` on the command line, else the last archive used, else the default in the data folder. */
@@ -45,7 +53,6 @@ async function start(): Promise<void> {
   mkdirSync(userData, { recursive: true });
   const settingsFile = join(userData, 'settings.json');
   const archivePath = chooseArchive(settingsFile);
-  writeSettings(settingsFile, { lastArchive: archivePath });
 
   // Deny every permission (camera, notifications, ...): the app needs none.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
@@ -72,6 +79,8 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     emit,
   });
+  // Remembered once it opened: an archive that cannot be opened is not offered again at the next start.
+  writeSettings(settingsFile, { lastArchive: archivePath });
 
   const stateFile = join(userData, 'window-state.json');
   const state = readWindowState(stateFile);

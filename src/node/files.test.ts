@@ -223,7 +223,7 @@ describe('writeOutputFile without hard links (O_CREAT | O_EXCL fallback)', () =>
         },
       }),
     );
-    expect(error.message).toBe(`cannot write output ${out}: ENOSPC`);
+    expect(error.message).toBe(`cannot write output ${out}: the disk is full (ENOSPC, no space left on device); free some space on that disk and try again`);
     expect(entries()).toEqual([]);
   });
 

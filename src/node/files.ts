@@ -166,6 +166,7 @@ async function removeIfOurs(path: string, ours: { readonly dev: number; readonly
 
 function asOutputError(error: unknown, path: string): Error {
   if (isEmberError(error)) return error;
+  if (errnoCode(error) === 'ENOSPC') return new OutputError(`cannot write output ${path}: the disk is full (ENOSPC, no space left on device); free some space on that disk and try again`);
   return new OutputError(`cannot write output ${path}: ${errnoText(error)}`);
 }
 

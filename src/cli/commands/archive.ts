@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { defaultArchivePath } from '../../node/app/paths.js';
 import { commitImports, exportTrial, prepareImport, type PreparedImport } from '../../node/archive/archive-io.js';
+import { withArchiveFaultsAsync } from '../../node/archive/archive-errors.js';
 import { Archive } from '../../node/archive/archive.js';
 import { checkArchive, type ArchiveCheckReport } from '../../node/archive/check.js';
 import { runScoreJob } from '../../node/archive/score-job.js';
@@ -78,7 +79,7 @@ async function archiveImport(args: ParsedArgs): Promise<Report> {
 async function archiveList(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const archive = Archive.open(archivePathArgument(args), { mode: 'read' });
   try {
-    const page = listTrials(archive.db, { sort: 'created', direction: 'asc', filter: {}, offset: 0, limit: 1_000_000 });
+    const page = archive.read((db) => listTrials(db, { sort: 'created', direction: 'asc', filter: {}, offset: 0, limit: 1_000_000 }));
     const trials = page.rows.map((t) => ({
       trial: t.trialId,
       model_id: t.modelId,
@@ -111,7 +112,7 @@ async function archiveExport(args: ParsedArgs): Promise<Report> {
   const out = args.required('out');
   const archive = Archive.open(archivePathArgument(args), { mode: 'read' });
   try {
-    const { dir, files } = await exportTrial(archive, trialId, out);
+    const { dir, files } = await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out));
     return { trial: trialId, dir, files: files.map((f) => ({ file: f.file, sha256: f.sha256 })) };
   } finally {
     archive.close();

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { isEmberError } from '../../core/errors.js';
 import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
-import type { AgentChoice, Events, EventName, ParsedInput, RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
+import type { AgentChoice, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, TrialStatus } from '../../shared/api/contract.js';
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
@@ -51,6 +51,8 @@ export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 /** The least time between two progress events of one run. */
 const PROGRESS_INTERVAL_MS = 250;
+/** How often the archive is asked again to mark an ended run's trial interrupted after a refused write. */
+const MARK_RETRY_MS = 2000;
 /** How often a language-model run's live token counter is looked at (an event only when it moved). */
 const USAGE_TICK_MS = 500;
 
@@ -83,6 +85,9 @@ function points(score: string): number {
 export class RunManager {
   private readonly active = new Map<number, ActiveRun>();
   private stopping = false;
+  /** Ended runs whose trial the archive could not mark interrupted yet (markInterrupted). */
+  private readonly unmarked = new Set<number>();
+  private retryMarks: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly archive: Archive,
@@ -153,7 +158,13 @@ export class RunManager {
       }),
     );
     this.emit('archive.changed', { trialId });
-    this.launch(trialId, config, config.jobs);
+    try {
+      this.launch(trialId, config, config.jobs);
+    } catch (error) {
+      // Created but not started (a full disk refused the launch's first write): interrupted, resumable.
+      this.markInterrupted(trialId);
+      throw error;
+    }
     return trialId;
   }
 
@@ -162,11 +173,46 @@ export class RunManager {
     if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
     if (this.active.has(trialId)) throw new ServiceError('conflict', `trialId: trial ${trialId} is already running`, 'trialId');
     if (row.origin !== 'run' || row.run_config === null) throw new ServiceError('conflict', `trialId: trial ${trialId} was imported; only runs started here can be resumed`, 'trialId');
-    if (row.status !== 'interrupted') throw new ServiceError('conflict', `trialId: trial ${trialId} is ${row.status}; only an interrupted trial can be resumed`, 'trialId');
+    // `running` but not running here: this process is the archive's one writer, so the run ended without its status
+    // written (a full disk refused the write); it is interrupted, and resumes like one.
+    const stale = row.status === 'running';
+    if (row.status !== 'interrupted' && !stale) throw new ServiceError('conflict', `trialId: trial ${trialId} is ${row.status}; only an interrupted trial can be resumed`, 'trialId');
     const config = JSON.parse(row.run_config) as RunConfig;
     if (jobs !== undefined) checkJobs(Math.min(jobs, maxJobs()));
     this.launch(trialId, config, Math.min(jobs ?? config.jobs, maxJobs()));
+    this.unmarked.delete(trialId);
     return trialId;
+  }
+
+  /**
+   * The status a view shows: a trial `running` in the archive but not here
+   * is interrupted (its status could not be written yet).
+   */
+  shownStatus(trialId: number, stored: TrialStatus): TrialStatus {
+    return stored === 'running' && !this.active.has(trialId) ? 'interrupted' : stored;
+  }
+
+  /**
+   * Marks an ended run's trial interrupted. When the archive refuses the
+   * write (a full disk), it is tried again every few seconds until it
+   * commits, a resume takes the trial, or the services stop; meanwhile the
+   * views show it interrupted (shownStatus) and Resume accepts it.
+   */
+  private markInterrupted(trialId: number): void {
+    try {
+      this.archive.write((db) => {
+        if (getTrialDbRow(db, trialId)?.status === 'running') setTrialStatus(db, trialId, 'interrupted');
+      });
+      this.unmarked.delete(trialId);
+    } catch {
+      this.unmarked.add(trialId);
+      this.retryMarks ??= setTimeout(() => {
+        this.retryMarks = undefined;
+        if (this.stopping) return;
+        for (const id of [...this.unmarked]) if (!this.active.has(id)) this.markInterrupted(id);
+      }, MARK_RETRY_MS);
+      this.retryMarks.unref();
+    }
   }
 
   cancel(trialId: number): void {
@@ -179,6 +225,7 @@ export class RunManager {
   /** Cancels every run and waits until each has stopped (their trials become interrupted). */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    if (this.retryMarks !== undefined) clearTimeout(this.retryMarks);
     const runs = [...this.active.values()];
     for (const r of runs) {
       r.state = 'cancelling';
@@ -296,13 +343,8 @@ export class RunManager {
       },
       (error: unknown) => {
         // The sink marked the trial interrupted (or it never started); make sure of it.
-        try {
-          this.archive.write((db) => {
-            if (getTrialDbRow(db, trialId)?.status === 'running') setTrialStatus(db, trialId, 'interrupted');
-          });
-        } catch {
-          // the archive is closing: the next start marks it interrupted
-        }
+        this.active.delete(trialId);
+        this.markInterrupted(trialId);
         if (isEmberError(error) && error.kind === 'interrupted') this.end(run, { state: 'cancelled' });
         else {
           const kind = isEmberError(error) ? error.kind : 'internal';

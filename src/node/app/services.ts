@@ -17,7 +17,9 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
+import type { TrialRow } from '../../shared/api/views.js';
 import { commitImports, exportTrial, prepareImportOffThread } from '../archive/archive-io.js';
+import { withArchiveFaultsAsync } from '../archive/archive-errors.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, listEpisodes, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
@@ -93,19 +95,25 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
   }
   const { maxJobs, defaultJobs } = RunManager.jobLimits();
   const changed = (trialId: number | null): void => opts.emit('archive.changed', { trialId });
+  const shown = (row: TrialRow): TrialRow => {
+    const status = runs.shownStatus(row.trialId, row.status);
+    return status === row.status ? row : { ...row, status };
+  };
 
   const overview = (): Overview => {
     const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
     const interrupted = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
+    // Runs that ended without their status written (a full disk) are interrupted too.
+    const unmarked = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'running' }, offset: 0, limit: 100 }).rows.map(shown).filter((r) => r.status === 'interrupted');
     const models = (archive.db.prepare('SELECT DISTINCT model_id FROM trials ORDER BY model_id').all() as { model_id: string }[]).map((r) => r.model_id);
     return {
       suites: listSuites(archive),
       manifests: listManifests(archive),
       packs: listPacks(archive),
       models,
-      recentTrials: recent.rows,
+      recentTrials: recent.rows.map(shown),
       running: runs.list(),
-      interrupted: interrupted.rows,
+      interrupted: [...unmarked, ...interrupted.rows],
     };
   };
 
@@ -145,8 +153,14 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'runs.resume': ({ trialId, jobs }) => Promise.resolve({ trialId: runs.resume(trialId, jobs) }),
     'runs.list': () => Promise.resolve(runs.list()),
-    'trials.list': (input) => Promise.resolve(listTrials(archive.db, input)),
-    'trials.get': ({ trialId }) => Promise.resolve(trialDetail(archive, requireTrial(archive, trialId))),
+    'trials.list': (input) => {
+      const page = listTrials(archive.db, input);
+      return Promise.resolve({ ...page, rows: page.rows.map(shown) });
+    },
+    'trials.get': ({ trialId }) => {
+      const detail = trialDetail(archive, requireTrial(archive, trialId));
+      return Promise.resolve({ ...detail, trial: shown(detail.trial) });
+    },
     'episodes.list': (input) => {
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
@@ -175,6 +189,11 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };
 
+  // A full disk, a damaged or read-only archive met by any call: its own error, naming the archive, never "a bug".
+  const guarded = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, (input: unknown) => withArchiveFaultsAsync(archive.path, () => (handler as (input: unknown) => Promise<unknown>)(input))]),
+  ) as unknown as Handlers;
+
   let disposed: Promise<void> | undefined;
   const dispose = (): Promise<void> => {
     disposed ??= (async () => {
@@ -184,5 +203,5 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     })();
     return disposed;
   };
-  return { handlers, dispose };
+  return { handlers: guarded, dispose };
 }

@@ -24,6 +24,7 @@ import { constants, existsSync, lstatSync, readdirSync, statSync } from 'node:fs
 import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
+import { errnoCode } from '../errno.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
 import { getArtifactAsync, putText, sha256OfBytes } from './artifacts.js';
 import type { Archive } from './archive.js';
@@ -166,7 +167,9 @@ export async function exportTrial(archive: Archive, trialId: number, outDir: str
     await rename(tmp, target);
   } catch (error) {
     await rm(tmp, { recursive: true, force: true });
-    throw error instanceof EmberError ? error : outDirError(`cannot write ${outDir} (${(error as Error).message})`);
+    if (error instanceof EmberError) throw error;
+    if (errnoCode(error) === 'ENOSPC') throw outDirError(`the disk is full (no space left on device) writing ${outDir}; free some space there and try again (nothing was written)`);
+    throw outDirError(`cannot write ${outDir} (${(error as Error).message})`);
   }
   return { dir: target, files: [...files].map(([file, bytes]) => ({ file, sha256: sha256OfBytes(bytes) })) };
 }

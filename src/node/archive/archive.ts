@@ -6,7 +6,9 @@
  */
 
 import { join, dirname, basename } from 'node:path';
+import { withArchiveFaults } from './archive-errors.js';
 import { openArchiveFile, type Db, type OpenOptions } from './db.js';
+import { checkStorageFault } from './storage-faults.js';
 
 export class Archive {
   private constructor(
@@ -21,9 +23,26 @@ export class Archive {
     return new Archive(opened.db, opened.path, opened.close);
   }
 
-  /** Runs `work` in one IMMEDIATE transaction: all of it commits, or none of it. */
+  /**
+   * Runs `work` in one IMMEDIATE transaction: all of it commits, or none of
+   * it. A full disk, a damaged file or a read-only one fails it with its own
+   * error (archive-errors.ts), naming this archive.
+   */
   write<T>(work: (db: Db) => T): T {
-    return this.db.transaction(() => work(this.db)).immediate();
+    return withArchiveFaults(this.path, () =>
+      this.db
+        .transaction(() => {
+          const result = work(this.db);
+          checkStorageFault(this.path);
+          return result;
+        })
+        .immediate(),
+    );
+  }
+
+  /** Runs `work` (reads); a damaged file fails it with its own error, naming this archive. */
+  read<T>(work: (db: Db) => T): T {
+    return withArchiveFaults(this.path, () => work(this.db));
   }
 
   /** Folders materialized from the archive (suites and packs for runners and verifiers), beside the archive file. */

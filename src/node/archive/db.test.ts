@@ -108,7 +108,7 @@ describe('archive migrations', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${ARCHIVE_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(/newer than this build/);
+    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(/written by a newer EMBER Workbench \(schema version 5; this program reads versions up to 4\)/);
     const junk = fresh();
     writeFileSync(junk, 'not a database at all, just some text that is long enough to have a header'.repeat(20));
     expect(() => openArchiveFile(junk, { mode: 'write' })).toThrow(/not an archive/);
