@@ -13,6 +13,7 @@ import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
 import { generatedModule } from './commands/generated.js';
 import { evaluationMergeModule } from './commands/merge.js';
+import { evaluationStatusModule } from './commands/status.js';
 import { operationalModule } from './commands/operational.js';
 import { packModule } from './commands/pack.js';
 import { replayModule } from './commands/replay.js';
@@ -31,6 +32,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   generatedModule,
   evaluationModule,
   evaluationMergeModule,
+  evaluationStatusModule,
   episodeModule,
   replayModule,
   statisticsModule,

@@ -13,7 +13,7 @@ let n = 0;
 const fresh = (): string => join(dir, `out-${n++}.json`);
 
 /** A lock file text as another process would write it. */
-function lockOf(fields: Partial<Record<'pid' | 'host' | 'boot_id' | 'pid_ns' | 'start_ticks', unknown>>): string {
+function lockOf(fields: Partial<Record<'pid' | 'host' | 'boot_id' | 'pid_ns' | 'start_ticks' | 'nonce', unknown>>): string {
   const me = currentProcess();
   return JSON.stringify({
     ember_lock: '1',
