@@ -20,6 +20,7 @@ import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
 import { scoreModule, scoringModule } from './commands/score.js';
 import { serveModule } from './commands/serve.js';
+import { shardModule } from './commands/shard.js';
 import { statisticsModule } from './commands/statistics.js';
 import { suiteModule } from './commands/suite.js';
 import { versionModule } from './commands/version.js';
@@ -33,6 +34,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   evaluationModule,
   evaluationMergeModule,
   evaluationStatusModule,
+  shardModule,
   episodeModule,
   replayModule,
   statisticsModule,

@@ -10,12 +10,8 @@
 import type { Shard } from '../../core/eval/shard.js';
 import { runStatus, shardResultPath, type RunSettings, type ShardStatus } from '../../node/eval/run-dir.js';
 import { join } from 'node:path';
+import { shellWord } from '../../node/shard-plan/shell.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
-
-/** One shell word: as is when it needs no quoting, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
 
 function commandLine(words: readonly string[]): string {
   return ['emberbench', ...words].map(shellWord).join(' ');
