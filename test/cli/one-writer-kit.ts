@@ -16,7 +16,7 @@ import { EVAL_AGENTS, TINY_SUITE } from '../eval/kit.js';
 import { MAIN, ROOT, TSX } from './run-cli.js';
 
 const DIST_MAIN = join(ROOT, 'bin', 'emberbench.js');
-const CLI: readonly string[] = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) ? [DIST_MAIN] : ['--import', TSX, MAIN];
+export const CLI: readonly string[] = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) ? [DIST_MAIN] : ['--import', TSX, MAIN];
 const ENV = { ...process.env, EMBER_AGENT_SANDBOX: 'off' };
 let scratch: string;
 let manifest: string;
