@@ -4,6 +4,8 @@ import { PlainSummaryReporter } from './test/summary-reporter.js';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The cluster stage runs apart: npm run test:cluster (vitest.cluster.config.ts).
+    exclude: ['**/node_modules/**', 'test/cluster/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

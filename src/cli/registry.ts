@@ -13,12 +13,14 @@ import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
 import { generatedModule } from './commands/generated.js';
 import { evaluationMergeModule } from './commands/merge.js';
+import { evaluationStatusModule } from './commands/status.js';
 import { operationalModule } from './commands/operational.js';
 import { packModule } from './commands/pack.js';
 import { replayModule } from './commands/replay.js';
 import { scenarioModule } from './commands/scenario.js';
 import { scoreModule, scoringModule } from './commands/score.js';
 import { serveModule } from './commands/serve.js';
+import { shardModule } from './commands/shard.js';
 import { statisticsModule } from './commands/statistics.js';
 import { suiteModule } from './commands/suite.js';
 import { versionModule } from './commands/version.js';
@@ -31,6 +33,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   generatedModule,
   evaluationModule,
   evaluationMergeModule,
+  evaluationStatusModule,
+  shardModule,
   episodeModule,
   replayModule,
   statisticsModule,

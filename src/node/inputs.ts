@@ -31,7 +31,8 @@ export type InputKind =
   | 'operational record'
   | 'generator configuration'
   | 'freeze record'
-  | 'bundle index';
+  | 'bundle index'
+  | 'run settings';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -64,6 +65,8 @@ export const INPUT_SIZE_LIMITS: Readonly<Record<InputKind, number>> = {
   'freeze record': 64 * MiB,
   // Grows by ~100 bytes per file of the bundle.
   'bundle index': 64 * MiB,
+  // A run folder's run.json: one line of settings.
+  'run settings': 1 * MiB,
   'score report': 500 * MiB,
   'evaluation result': 64 * GiB,
 };

@@ -68,12 +68,14 @@ describe('interrupted evaluation run', () => {
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    // Killed in the middle, not after the end: only the journal.
-    expect(readdirSync(dir)).toEqual(['result.json.journal']);
+    // Killed in the middle, not after the end: only the journal, and the lock SIGKILL gave no chance to remove.
+    expect(readdirSync(dir).sort()).toEqual(['result.json.journal', 'result.json.lock']);
     const again = runCli(runArgs(out));
     expect(again.status).toBe(6);
     expect(jsonError(again.stderr).message).toBe(`output file exists (use --resume to continue it, or choose another --out): ${out}.journal`);
 
+    // The refused run took the dead holder's lock over and released it.
+    expect(readdirSync(dir)).toEqual(['result.json.journal']);
     const resumed = runCli(runArgs(out, '--resume'));
     expect(resumed.stderr).toBe('');
     expect(resumed.status).toBe(0);

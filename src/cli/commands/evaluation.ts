@@ -39,6 +39,7 @@ import {
   trialResultPath,
   trialsArgument,
 } from '../llm-options.js';
+import { gracefulInterrupt } from '../interrupt.js';
 import { SUITE_OPTIONS, suiteDirArgument, suiteFields } from '../options.js';
 
 // ---------------------------------------------------------------------------
@@ -120,8 +121,11 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
   // Without a sandbox it says so once (or refuses under --require-isolation, exit 4).
   const sandbox = agentSandboxArguments(args, first);
 
-  // 2. Inputs (exit 3); the runner then checks the output (exit 6) and a resumed file before opening the agent.
+  // 2. Inputs (exit 3); the output's lock (exit 6 while another process writes it), then the runner checks
+  // the output (exit 6) and a resumed file before opening the agent.
   // K trials run one after another, each into its own result file (llm-options.ts names them).
+  // SIGINT and SIGTERM stop it at an episode boundary, resumable (interrupt.ts: exit 130).
+  const interrupt = gracefulInterrupt();
   const outcomes = await runTrialsToFiles({
     suiteDir,
     manifestPath,
@@ -141,7 +145,10 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
     entryPoints: defaultEntryPoints(),
     onProgress: json ? undefined : (progress) => context.io.stderr(progressLine(progress) + '\n'),
     ...(shard === undefined ? {} : { shard }),
-  });
+    // Human mode only: with --json a failure is one stderr line (cli-v1.0.md).
+    ...(json ? {} : { onNotice: (text: string) => context.io.stderr(`emberbench: ${text}\n`) }),
+    signal: interrupt.signal,
+  }).finally(interrupt.release);
   const { suite, summary } = outcomes[outcomes.length - 1]!;
   return {
     ...resultFields(suite, {
@@ -229,7 +236,7 @@ export const evaluationModule: CommandModule = {
       words: ['evaluation', 'run'],
       summary: 'run every manifest episode with a local agent (resumable)',
       description:
-        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). A module or command agent runs in the bubblewrap sandbox (docs/agents.md); its isolation level (sandboxed, or none where no sandbox exists) is reported and written, with the run\'s wall time, to its operational record OUT_STEM.operational.json. Progress goes to stderr unless --json.',
+        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). A module or command agent runs in the bubblewrap sandbox (docs/agents.md); its isolation level (sandboxed, or none where no sandbox exists) is reported and written, with the run\'s wall time, to its operational record OUT_STEM.operational.json. Progress goes to stderr unless --json. One process writes an output: the run holds OUT.lock for its whole life, and a second run of the same --out is refused (exit 6) naming the holder (pid, host, start); a lock left by a process killed on this host is taken over with a notice, one from another host never (the message says how to clear it). SIGINT or SIGTERM stops the run at an episode boundary: the journal keeps every finished episode, the lock is released, the exit status is 130, and --resume continues (a second signal stops at once).',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,

@@ -9,10 +9,10 @@
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
 import { mergeShardFiles } from '../../node/eval/merge.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
-import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, suiteDirArgument, suiteFields } from '../options.js';
 
-async function evaluationMerge(args: ParsedArgs): Promise<Report> {
+async function evaluationMerge(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const merged = await mergeShardFiles({
     suiteDir,
@@ -20,6 +20,8 @@ async function evaluationMerge(args: ParsedArgs): Promise<Report> {
     manifestPath: args.value('manifest'),
     out: args.required('out'),
     force: args.flag('force'),
+    // Human mode only: with --json a failure is one stderr line (cli-v1.0.md).
+    ...(args.flag('json') ? {} : { onNotice: (text: string) => context.io.stderr(`emberbench: ${text}\n`) }),
   });
   const { result } = merged;
   return {
@@ -54,7 +56,7 @@ export const evaluationMergeModule: CommandModule = {
         FORCE_OPTION,
       ],
       examples: ['emberbench evaluation merge shard-1.json shard-2.json shard-3.json shard-4.json --generated-suite batch --manifest manifest.json --out result.json'],
-      run: (args) => evaluationMerge(args),
+      run: (args, context) => evaluationMerge(args, context),
     },
   ],
 };

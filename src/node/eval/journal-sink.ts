@@ -32,7 +32,7 @@ import { closeSync, constants, readFileSync } from 'node:fs';
 import { lstat, open, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { OutputError, ValidationError } from '../../core/errors.js';
+import { OutputError, ValidationError, isEmberError } from '../../core/errors.js';
 import { resultPieces, streamedResultDigest, StreamingFileDigest } from '../../core/eval/result-stream.js';
 import { buildResult, parseResultText, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
@@ -300,10 +300,16 @@ export class JournalCheckpointSink implements ResultSink {
     if (this.journaled) await this.publish();
   }
 
-  /** After an error: OUT becomes the partial result (what a resume continues), as with the whole-file checkpoint. */
-  async stopped(_error: unknown, _state: SinkState): Promise<void> {
+  /**
+   * After an error: OUT becomes the partial result (what a resume continues),
+   * as with the whole-file checkpoint. After an interruption (SIGINT,
+   * SIGTERM) the fsynced journal is left as it is: it is what a resume
+   * reads, and writing a result of any size could outlast a container's
+   * grace period.
+   */
+  async stopped(error: unknown, _state: SinkState): Promise<void> {
     await this.close();
-    if (this.journaled) await this.publish();
+    if (this.journaled && !(isEmberError(error) && error.kind === 'interrupted')) await this.publish();
   }
 
   /** The whole result (O(result): only when asked): from the journal while it runs, then from OUT. */

@@ -8,12 +8,14 @@
 
 import type { AuthenticatedEpisode } from '../../core/eval/authenticate.js';
 import { resultPieces, streamedResultDigest } from '../../core/eval/result-stream.js';
+import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import { buildResult, type EvaluationResult, type ResultEpisode } from '../../core/eval/result.js';
 import { mergeShardResults, type ShardInput } from '../../core/eval/shard.js';
 import { UsageError } from '../../core/errors.js';
 import type { Suite } from '../../core/world/suite.js';
-import { checkOutputPath, writeOutputFile } from '../files.js';
+import { checkOutputPath, writeOutputFile, type OutputOptions } from '../files.js';
 import { loadSuiteDir } from '../inputs.js';
+import { withOutputLock } from '../output-lock.js';
 import { loadManifestFile } from '../workflows/evaluation.js';
 import { authenticateResultFile, resultEpisodeOf } from './result-reader.js';
 
@@ -24,6 +26,8 @@ export interface MergeShardsOptions {
   readonly manifestPath?: string;
   readonly out: string;
   readonly force: boolean;
+  /** Told when the lock of a dead holder is taken over (output-lock.ts). */
+  readonly onNotice?: (text: string) => void;
 }
 
 export interface MergedShards {
@@ -45,6 +49,16 @@ export async function mergeShardFiles(opts: MergeShardsOptions): Promise<MergedS
   const suite = loadSuiteDir(opts.suiteDir);
   const requiredManifest = opts.manifestPath === undefined ? undefined : loadManifestFile(opts.manifestPath);
   await checkOutputPath(opts.out, output);
+  // One writer per output (output-lock.ts): held from before the shards are read until the merged result is written.
+  return withOutputLock(opts.out, opts.onNotice === undefined ? {} : { onNotice: opts.onNotice }, () => mergeLocked(opts, suite, requiredManifest, output));
+}
+
+async function mergeLocked(
+  opts: MergeShardsOptions,
+  suite: Suite,
+  requiredManifest: EvaluationManifest | undefined,
+  output: OutputOptions,
+): Promise<MergedShards> {
   // One at a time, so the first bad shard is the one named.
   // Streamed (result-reader.ts), and written in pieces: shards and the merged result of any size.
   const shards: ShardInput[] = opts.shardPaths.map((source) => {

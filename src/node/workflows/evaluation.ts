@@ -16,6 +16,7 @@ import { checkModelId, runEvaluation, type EvaluationProgress, type EvaluationRu
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { loadSuiteDir, readTextInput } from '../inputs.js';
 import type { ResourceScope } from '../lifetime.js';
+import { acquireOutputLock } from '../output-lock.js';
 
 /** Reads and parses a manifest file (exit 3 when malformed). */
 export function loadManifestFile(path: string): EvaluationManifest {
@@ -61,6 +62,10 @@ export interface EvaluationFileOptions {
   /** The sandbox of a module or command agent; default the default policy (sandbox-options.ts). */
   readonly sandbox?: AgentSandboxOptions;
   readonly onProgress?: (progress: EvaluationProgress) => void;
+  /** Told when the lock of a dead holder is taken over (output-lock.ts). */
+  readonly onNotice?: (text: string) => void;
+  /** The caller already holds the lock of `out` (runTrialsToFiles, for the trial's operational record too). */
+  readonly lockHeld?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -69,13 +74,34 @@ export interface EvaluationFileOptions {
  * (JournalCheckpointSink: OUT.journal gets one fsynced line per episode, OUT
  * is written at the end, or with the partial result when the run stops on
  * an error). Order: the model ID (exit 2), the suite and manifest (exit 3),
- * then the runner's checks and the checkpoint's (runner.ts, journal-sink.ts).
+ * then the lock on OUT (output-lock.ts: exit 6 while another process writes
+ * it; held until the run ends, however it ends), then the runner's checks
+ * and the checkpoint's (runner.ts, journal-sink.ts).
  */
 export async function runEvaluationToFile(opts: EvaluationFileOptions): Promise<{ readonly suite: Suite; readonly summary: EvaluationRunSummary }> {
   checkModelId(opts.modelId);
   const suite = loadSuiteDir(opts.suiteDir);
   const manifest = loadManifestFile(opts.manifestPath);
   const inputs = [opts.suiteDir, opts.manifestPath, ...agentModuleInputs(opts.agent, opts.agentPaths)];
+  let lock;
+  if (opts.lockHeld !== true) {
+    // The output rules first (a missing directory, an input), for their precise messages.
+    await checkOutputPath(opts.out, { force: true, inputs });
+    lock = await acquireOutputLock(opts.out, { scope: opts.scope, onNotice: opts.onNotice });
+  }
+  try {
+    return await runLocked(opts, suite, manifest, inputs);
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function runLocked(
+  opts: EvaluationFileOptions,
+  suite: Suite,
+  manifest: EvaluationManifest,
+  inputs: readonly string[],
+): Promise<{ readonly suite: Suite; readonly summary: EvaluationRunSummary }> {
   const summary = await runEvaluation({
     suite,
     suiteDir: opts.suiteDir,

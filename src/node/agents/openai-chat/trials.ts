@@ -20,6 +20,7 @@ import { operationalRecordDigest, operationalRecordText, type IsolationLevel, ty
 import type { Suite } from '../../../core/world/suite.js';
 import type { EvaluationRunSummary } from '../../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../../files.js';
+import { acquireOutputLock } from '../../output-lock.js';
 import { runEvaluationToFile, type EvaluationFileOptions } from '../../workflows/evaluation.js';
 import { agentIsolation, localTrialRecord } from '../local-operational.js';
 import type { AgentSpec } from '../spec.js';
@@ -52,36 +53,48 @@ export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOu
   const inputs = [opts.suiteDir, opts.manifestPath];
   for (let k = 1; k <= opts.trials; k++) {
     const resultPath = opts.resultPath(k);
-    const agent = opts.agentFor(k, resultPath);
-    const operationalPath = opts.operationalPath?.(k, resultPath);
-    if (operationalPath !== undefined) await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath] });
-    const isolation = agentIsolation(agent, opts.sandbox);
-    opts.onTrial?.(k);
-    const began = performance.now();
-    const { suite, summary } = await runEvaluationToFile({ ...opts, agent, out: resultPath });
-    const wallMs = performance.now() - began;
-    let operational: TrialOutcome['operational'] = null;
-    if (operationalPath !== undefined && agent.kind !== 'builtin') {
-      const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
-      const record =
-        agent.kind === 'llm'
-          ? await trialOperationalRecord({ modelId: opts.modelId, config: agent.options.config, transcriptDir: agent.options.transcriptDir, indices })
-          : localTrialRecord({
-              modelId: opts.modelId,
-              spec: agent,
-              agentPaths: opts.agentPaths,
-              actTimeoutMs: opts.actTimeoutMs,
-              isolation,
-              episodes: indices.length,
-              timeouts: summary.result.failures.filter((f) => f.kind === 'timeout').length,
-              wallMs,
-            });
-      if (record !== null) {
-        await writeOutputFile(operationalPath, operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
-        operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };
-      }
+    // One writer per trial: the lock on its result covers its operational record too (output-lock.ts).
+    await checkOutputPath(resultPath, { force: true, inputs });
+    const lock = await acquireOutputLock(resultPath, { scope: opts.scope, onNotice: opts.onNotice });
+    try {
+      outcomes.push(await runTrial(opts, k, resultPath));
+    } finally {
+      await lock.release();
     }
-    outcomes.push({ trial: k, resultPath, suite, summary, operational, isolation });
   }
   return outcomes;
+}
+
+async function runTrial(opts: TrialsFileOptions, k: number, resultPath: string): Promise<TrialOutcome> {
+  const inputs = [opts.suiteDir, opts.manifestPath];
+  const agent = opts.agentFor(k, resultPath);
+  const operationalPath = opts.operationalPath?.(k, resultPath);
+  if (operationalPath !== undefined) await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath] });
+  const isolation = agentIsolation(agent, opts.sandbox);
+  opts.onTrial?.(k);
+  const began = performance.now();
+  const { suite, summary } = await runEvaluationToFile({ ...opts, agent, out: resultPath, lockHeld: true });
+  const wallMs = performance.now() - began;
+  let operational: TrialOutcome['operational'] = null;
+  if (operationalPath !== undefined && agent.kind !== 'builtin') {
+    const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
+    const record =
+      agent.kind === 'llm'
+        ? await trialOperationalRecord({ modelId: opts.modelId, config: agent.options.config, transcriptDir: agent.options.transcriptDir, indices })
+        : localTrialRecord({
+            modelId: opts.modelId,
+            spec: agent,
+            agentPaths: opts.agentPaths,
+            actTimeoutMs: opts.actTimeoutMs,
+            isolation,
+            episodes: indices.length,
+            timeouts: summary.result.failures.filter((f) => f.kind === 'timeout').length,
+            wallMs,
+          });
+    if (record !== null) {
+      await writeOutputFile(operationalPath, operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
+      operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };
+    }
+  }
+  return { trial: k, resultPath, suite, summary, operational, isolation };
 }
