@@ -112,6 +112,7 @@ export function sandboxLaunch(plan: SandboxPlan, program: string, args: readonly
   const size = probe.tmpfsSize ? ['--size', String(options.memoryBytes)] : [];
   bwrap.push(...size, '--tmpfs', '/tmp', ...size, '--tmpfs', '/dev/shm');
   for (const path of plan.readOnly) bwrap.push('--ro-bind', path, path);
+  for (const [target, path] of plan.links ?? []) bwrap.push('--symlink', target, path);
   const arch = seccompArch();
   const seccomp = arch === undefined || controlFd === undefined ? undefined : seccompProgram(arch);
   if (seccomp !== undefined) bwrap.push('--seccomp', String(controlFd));
@@ -157,7 +158,13 @@ export function spawnLaunch(launch: SandboxLaunch, options: AgentSandboxOptions,
       cgroup: placed,
       ownProcesses: launch.sandboxed ? 2 : 0,
       // The sandbox's init (bubblewrap's child) sees its private /tmp and /dev/shm.
-      tmpfs: (tree) => (launch.sandboxed && tree[1] !== undefined ? [`/proc/${tree[1]}/root/tmp`, `/proc/${tree[1]}/root/dev/shm`] : []),
+      tmpfs: (tree) =>
+        launch.sandboxed && tree[1] !== undefined
+          ? [
+              [`/proc/${tree[1]}/root/tmp`, '/tmp'],
+              [`/proc/${tree[1]}/root/dev/shm`, '/dev/shm'],
+            ]
+          : [],
       onBreach: (breach) => {
         entry.breach = breach;
         child.kill('SIGKILL');

@@ -18,7 +18,7 @@
  *   counts that sandbox's processes only, stops a fork bomb at once.
  */
 
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Which mechanism held each limit of an episode (the operational record names it). */
@@ -235,11 +235,18 @@ export function processPrivateBytes(pid: number): number {
   return match === null ? 0 : Number(match[1]) * 1024;
 }
 
-/** Bytes used in a tmpfs seen through a process's root (/proc/PID/root/...), 0 if unreachable. */
-export function tmpfsUsedBytes(path: string): number {
+const TMPFS_MAGIC = 0x01021994;
+
+/**
+ * Bytes used in a sandbox's tmpfs seen through a process's root
+ * (/proc/PID/root/tmp), 0 if unreachable, not a tmpfs, or still the host's
+ * own folder (the sandbox is not set up yet: that is not the agent's).
+ */
+export function tmpfsUsedBytes(path: string, hostPath: string): number {
   try {
+    if (statSync(path).dev === statSync(hostPath).dev) return 0;
     const stats = statfsSync(path);
-    return (stats.blocks - stats.bfree) * stats.bsize;
+    return stats.type === TMPFS_MAGIC ? (stats.blocks - stats.bfree) * stats.bsize : 0;
   } catch {
     return 0;
   }
@@ -249,8 +256,8 @@ export interface WatchdogOptions {
   readonly limits: EpisodeLimits;
   /** The sandbox's first process (bubblewrap, or the agent itself without a sandbox). */
   readonly pid: number;
-  /** In-memory file systems of the sandbox, seen from outside (/proc/PID/root/tmp), counted as memory. */
-  readonly tmpfs: (tree: readonly number[]) => readonly string[];
+  /** In-memory file systems of the sandbox, seen from outside, with the host folder at the same place: [/proc/PID/root/tmp, /tmp]. */
+  readonly tmpfs: (tree: readonly number[]) => readonly (readonly [string, string])[];
   readonly cgroup?: EpisodeCgroup;
   /** Processes of the sandbox itself, not counted against the process cap (bubblewrap's two: outside and as init). */
   readonly ownProcesses: number;
@@ -297,7 +304,7 @@ export class Watchdog {
     this.peak.processes = Math.max(this.peak.processes, tree.length);
     if (tree.length > limits.maxProcesses + this.opts.ownProcesses) return this.breach('processes');
     let memory = tree.reduce((sum, pid) => sum + processPrivateBytes(pid), 0);
-    for (const path of this.opts.tmpfs(tree)) memory += tmpfsUsedBytes(path);
+    for (const [path, host] of this.opts.tmpfs(tree)) memory += tmpfsUsedBytes(path, host);
     this.peak.memoryBytes = Math.max(this.peak.memoryBytes, memory);
     if (memory > limits.memoryBytes) this.breach('memory');
   }

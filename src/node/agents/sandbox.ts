@@ -251,14 +251,29 @@ export function containedAgentModule(file: string, agentPaths: readonly string[]
   return { file: realFile, folders };
 }
 
+function packageRoot(hostEntry: string): string {
+  let root = dirname(resolve(hostEntry));
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  return root;
+}
+
+/** The package's node_modules as a link to its real place, when it is a symbolic link (a worktree sharing one install). */
+export function hostRuntimeLinks(hostEntry: string): [string, string][] {
+  const modules = join(packageRoot(hostEntry), 'node_modules');
+  try {
+    return lstatSync(modules).isSymbolicLink() ? [[realpathSync(modules), modules]] : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The project files the module host itself needs, read-only: the top folder
  * of the host entry under its package root (src/ or dist/), the package's
  * package.json (module type) and node_modules (tsx).
  */
 export function hostRuntimeFolders(hostEntry: string): string[] {
-  let root = dirname(resolve(hostEntry));
-  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  const root = packageRoot(hostEntry);
   const entry = resolve(hostEntry);
   const top = join(root, entry.slice(root.length + 1).split(sep)[0]!);
   const out = [top, join(root, 'package.json'), join(root, 'node_modules')].filter((p) => existsSync(p));
@@ -310,6 +325,8 @@ export interface SandboxPlan {
   readonly options: AgentSandboxOptions;
   /** Real paths the agent may read. */
   readonly readOnly: readonly string[];
+  /** Symbolic links re-created in the sandbox, [target, path]: a package's node_modules that links elsewhere. */
+  readonly links?: readonly (readonly [string, string])[];
 }
 
 /** The plan of a command agent: the isolation now (probe, --require-isolation), its folders. */
@@ -325,6 +342,6 @@ export function moduleSandboxPlan(hostEntry: string, folders: readonly string[],
   const isolation = checkIsolation(options);
   const readOnly = isolation === 'sandboxed' ? [...new Set([...folders, ...hostRuntimeFolders(hostEntry)])] : [];
   if (isolation === 'sandboxed') checkReachable([...readOnly, real(process.execPath) ?? process.execPath]);
-  return { isolation, options, readOnly };
+  return { isolation, options, readOnly, links: isolation === 'sandboxed' ? hostRuntimeLinks(hostEntry) : [] };
 }
 
