@@ -2,7 +2,7 @@
 // a folder with the hostile fixtures, a scenario, a manifest and a file
 // beside the agent folder, all reachable by the sandbox's uid (65534 under a
 // root evaluator), and a way to run the CLI without blocking the event loop.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 
 export const FIXTURE = join(import.meta.dirname, 'fixtures', 'hostile');
 
-/** An interpreter the sandbox's uid can reach: a pyenv under /root is not (the sandbox then refuses, by name). */
-export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+export { TEST_PYTHON as PYTHON } from '../../src/node/agents/test-agent-kit.js';
+import { TEST_PYTHON as PYTHON } from '../../src/node/agents/test-agent-kit.js';
 
 export interface HostileRoot {
   readonly root: string;

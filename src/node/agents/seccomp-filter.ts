@@ -143,7 +143,6 @@ export function seccompInstructions(arch: SeccompArch): BpfInstruction[] {
   // The tests, in order: denied numbers, ENOSYS numbers, clone. Then the tail.
   const tests = denied.length + nosys.length + 1;
   // Tail, relative to the first instruction after the tests: 0 ALLOW, 1 load arg0, 2 JSET flags, 3 ALLOW, 4 EPERM, 5 ENOSYS.
-  const ALLOW = 0;
   const CLONE = 1;
   const DENY = 4;
   const NOSYS = 5;
