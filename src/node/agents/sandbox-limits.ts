@@ -19,16 +19,9 @@
  */
 
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
-/** Which mechanism held each limit of an episode (the operational record names it). */
-export type LimitMechanism = 'cgroup_v2' | 'watchdog' | 'rlimit';
-
-export interface LimitMechanisms {
-  readonly memory: LimitMechanism;
-  readonly cpu: LimitMechanism;
-  readonly processes: LimitMechanism;
-}
+export type { LimitMechanism, LimitMechanisms } from '../../core/scoring/operational.js';
 
 export interface EpisodeLimits {
   readonly memoryBytes: number;
@@ -76,6 +69,7 @@ function controllers(file: string): string[] {
 }
 
 let cgroupParent: string | null | undefined;
+const EVALUATOR_LEAF = 'ember-evaluator';
 
 /**
  * A cgroup under which this process may create one cgroup per episode with
@@ -91,12 +85,18 @@ export function episodeCgroupParent(): string | undefined {
   const own = ownCgroupFolder();
   if (own === undefined) return undefined;
   const wanted = ['memory', 'pids'];
+  // Moved into its leaf already (another thread of this process did it): the parent is the one.
+  const parent = dirname(own);
+  if (basename(own) === EVALUATOR_LEAF && wanted.every((c) => controllers(join(parent, 'cgroup.subtree_control')).includes(c))) {
+    cgroupParent = parent;
+    return parent;
+  }
   if (!wanted.every((c) => controllers(join(own, 'cgroup.controllers')).includes(c))) return undefined;
   if (wanted.every((c) => controllers(join(own, 'cgroup.subtree_control')).includes(c))) {
     cgroupParent = own;
     return own;
   }
-  const leaf = join(own, 'ember-evaluator');
+  const leaf = join(own, EVALUATOR_LEAF);
   try {
     mkdirSync(leaf, { recursive: true });
     writeFileSync(join(leaf, 'cgroup.procs'), String(process.pid));
