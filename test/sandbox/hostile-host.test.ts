@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/node/agents/sandbox.js';
 import { ROOT } from '../cli/run-cli.js';
+import { TINY_SUITE } from '../eval/kit.js';
 import { agentMessage, COMMAND, episode, hostileRoot, marker, MODULE, PYTHON, reportOf, run, sleepers, type HostileRoot } from './hostile-kit.js';
 
 const probe = probeSandbox();
@@ -115,6 +116,23 @@ describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents against the host' : `hos
   it('CPU time counts across children: 4 children of 0.4 s each exceed a 1 s cap', async () => {
     const result = await run(episode(hostile, COMMAND(hostile, 'children-burn 0.4 4'), ['--agent-cpu-seconds', '1', '--act-timeout-ms', '120000']));
     expect(agentMessage(result)).toContain('exceeded the CPU-time cap of 1 s per episode (--agent-cpu-seconds)');
+  });
+
+  it('garbage or a line over the cap on the module host channel fails the episode; --continue-on-failure goes on', async () => {
+    const manifest = join(hostile.work, 'tiny-manifest.json');
+    expect((await run(['evaluation', 'manifest', '--suite', TINY_SUITE, '--seed', '1', '--out', manifest])).status).toBe(0);
+    for (const [exportName, kind] of [
+      ['garbageChannelAct', 'model_error'],
+      ['hugeChannelLineAct', 'invalid_output'],
+    ] as const) {
+      const out = join(hostile.work, `channel-${exportName}.json`);
+      const agent = ['--agent', `misbehaving:${exportName}`, '--agent-path', join(ROOT, 'test', 'fixtures', 'agents'), '--act-timeout-ms', '120000'];
+      const result = await run(['evaluation', 'run', '--suite', TINY_SUITE, '--manifest', manifest, '--model-id', 'm', ...agent, '--continue-on-failure', '--out', out, '--json']);
+      expect(result.status, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ completed_episodes: 0, failed_episodes: 3 });
+      const failures = (JSON.parse(readFileSync(out, 'utf8')) as { failures: { kind: string }[] }).failures;
+      expect(failures.map((f) => f.kind)).toEqual([kind, kind, kind]);
+    }
   });
 
   it('a fork bomb is capped by --agent-max-processes and leaves nothing behind', async () => {
