@@ -7,7 +7,7 @@
 // host channel that garbage cannot break. Sizes are scaled down (a 128 MiB
 // cap) so the suite stays cheap; deadlines are generous for a loaded machine.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/node/agents/sandbox.js';
@@ -36,6 +36,20 @@ function status(pid: number): Record<string, string> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Live processes whose command line names something under `path`. */
+function running(path: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(join(path, 'hostile.py'))) out.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
 }
 
 /** The processes between the CLI (excluded) and `pid` (included): the launcher, bubblewrap, its init, the agent. */
@@ -144,6 +158,9 @@ describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents against the host' : `hos
     } else {
       expect(message).toContain('exceeded the process cap of 40 (--agent-max-processes)');
     }
+    // The sandbox's PID namespace took every child with it.
+    for (let i = 0; i < 100 && running(hostile.agent).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(running(hostile.agent)).toEqual([]);
   });
 });
 
