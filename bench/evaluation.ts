@@ -13,6 +13,7 @@ import type { Agent } from '../src/core/sim/agent.js';
 import { evaluateEpisode } from '../src/node/eval/evaluate-episode.js';
 import { loadSuiteDir } from '../src/node/inputs.js';
 import { benchAgentHost } from './agent-host.js';
+import { benchSandboxStart } from './sandbox-start.js';
 import { benchStatistics } from './statistics.js';
 import { type Figure, PUBLIC_SUITE } from './harness.js';
 
@@ -60,5 +61,5 @@ async function publicSuiteEvaluation(): Promise<Figure[]> {
 }
 
 export async function benchEvaluation(): Promise<Figure[]> {
-  return [...(await publicSuiteEvaluation()), ...(await benchAgentHost()), ...(await benchStatistics())];
+  return [...(await publicSuiteEvaluation()), ...(await benchAgentHost()), ...(await benchSandboxStart()), ...(await benchStatistics())];
 }

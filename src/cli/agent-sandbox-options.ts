@@ -8,7 +8,10 @@
 import { UsageError } from '../core/errors.js';
 import { checkIsolation } from '../node/agents/sandbox.js';
 import {
+  DEFAULT_AGENT_MAX_PROCESSES,
   DEFAULT_AGENT_MEMORY_BYTES,
+  MAX_AGENT_MAX_PROCESSES,
+  MIN_AGENT_MAX_PROCESSES,
   ENV_NAME,
   MAX_AGENT_CPU_SECONDS,
   MIN_AGENT_MEMORY_BYTES,
@@ -30,13 +33,19 @@ export const AGENT_SANDBOX_OPTIONS: readonly OptionSpec[] = [
     name: 'agent-memory',
     kind: 'value',
     valueName: 'SIZE',
-    description: `memory cap of every agent process (RLIMIT_DATA), in bytes or with K, M, G, T (binary) such as 512M (default ${describeMemory(DEFAULT_AGENT_MEMORY_BYTES).replace(' GiB', 'G')})`,
+    description: `memory cap of the agent's whole process tree per episode (its in-memory /tmp and /dev/shm included), in bytes or with K, M, G, T (binary) such as 512M (default ${describeMemory(DEFAULT_AGENT_MEMORY_BYTES).replace(' GiB', 'G')})`,
   },
   {
     name: 'agent-cpu-seconds',
     kind: 'value',
     valueName: 'N',
-    description: `CPU-time cap of every agent process per episode (RLIMIT_CPU), 1 to ${MAX_AGENT_CPU_SECONDS} seconds (default: none; the act deadline still applies)`,
+    description: `CPU-time cap of the agent's whole process tree per episode, 1 to ${MAX_AGENT_CPU_SECONDS} seconds (default: none; the act deadline still applies)`,
+  },
+  {
+    name: 'agent-max-processes',
+    kind: 'value',
+    valueName: 'N',
+    description: `most processes and threads the agent's process tree may have at once, ${MIN_AGENT_MAX_PROCESSES} to ${MAX_AGENT_MAX_PROCESSES} (default ${DEFAULT_AGENT_MAX_PROCESSES})`,
   },
   { name: 'require-isolation', kind: 'flag', description: 'refuse to run a module or command agent without the bubblewrap sandbox (exit 4)' },
 ];
@@ -60,6 +69,15 @@ export function cpuSecondsArgument(text: string | undefined): number | undefined
   if (text === undefined) return undefined;
   if (!/^[1-9][0-9]{0,5}$/.test(text) || Number(text) > MAX_AGENT_CPU_SECONDS) {
     throw new UsageError(`--agent-cpu-seconds: must be an integer in [1, ${MAX_AGENT_CPU_SECONDS}], not "${text}"`);
+  }
+  return Number(text);
+}
+
+/** --agent-max-processes N: an integer in [MIN_AGENT_MAX_PROCESSES, MAX_AGENT_MAX_PROCESSES]. */
+export function maxProcessesArgument(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_AGENT_MAX_PROCESSES;
+  if (!/^[1-9][0-9]{0,5}$/.test(text) || Number(text) < MIN_AGENT_MAX_PROCESSES || Number(text) > MAX_AGENT_MAX_PROCESSES) {
+    throw new UsageError(`--agent-max-processes: must be an integer in [${MIN_AGENT_MAX_PROCESSES}, ${MAX_AGENT_MAX_PROCESSES}] (processes and threads together), not "${text}"`);
   }
   return Number(text);
 }
@@ -88,6 +106,7 @@ export function agentSandboxArguments(args: ParsedArgs, agent: AgentSpec): Agent
     env: envNamesArgument(args.list('agent-env')),
     memoryBytes: memory === undefined ? DEFAULT_AGENT_MEMORY_BYTES : memoryArgument(memory),
     cpuSeconds: cpuSecondsArgument(args.value('agent-cpu-seconds')),
+    maxProcesses: maxProcessesArgument(args.value('agent-max-processes')),
     requireIsolation: args.flag('require-isolation'),
   };
   if (agent.kind === 'module' || agent.kind === 'command') checkIsolation(options);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateResult } from '../../src/core/eval/authenticate.js';
 import { EVAL_AGENTS, TINY_SUITE, TRAP_INDICES, buildTinyResult, editResultText, tinySuite, type BuiltResult, type Editable } from '../eval/kit.js';
 import { jsonError, runCli, type CliResult } from './run-cli.js';
+import { TEST_PYTHON } from '../../src/node/agents/test-agent-kit.js';
 
 const RESULT_KEYS = [
   'command',
@@ -244,7 +245,7 @@ describe('evaluation run', () => {
   const MISBEHAVING: [string, string[], string][] = [
     ['throws', ['--agent', 'eval_agents:makeThrowsOnTrap', '--agent-path', EVAL_AGENTS], 'model_error'],
     ['hangs', ['--agent', 'eval_agents:makeHangsOnTrap', '--agent-path', EVAL_AGENTS, '--act-timeout-ms', '300'], 'timeout'],
-    ['prints garbage', ['--agent-command', `python3 ${join(EVAL_AGENTS, 'garbage_on_trap.py')}`], 'invalid_output'],
+    ['prints garbage', ['--agent-command', `${TEST_PYTHON} ${join(EVAL_AGENTS, 'garbage_on_trap.py')}`], 'invalid_output'],
     ['returns an illegal move', ['--agent', 'eval_agents:makeIllegalOnTrap', '--agent-path', EVAL_AGENTS], 'invalid_output'],
   ];
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS, CORRIDOR, MAIN, ROOT, SUITE, TSX, jsonError, runCli, startCli } from './run-cli.js';
+import { TEST_PYTHON } from '../../src/node/agents/test-agent-kit.js';
 
 const CORRIDOR_HASH = '2813c07f15289b5cb643482b7d97d8a27c096b63a1dd6d530dbf5fc4c4ddcaca';
 const TWO_EXITS = join(SUITE, 'cli-two-exits.json');
@@ -99,7 +100,7 @@ describe('episode run', () => {
   it('runs a program on the line protocol with --agent-command (the Python agent of docs/agents.md)', () => {
     const dir = freshDir();
     const agent = join(ROOT, 'test/fixtures/agents/greedy_agent.py');
-    const args = ['episode', 'run', '--scenario', CORRIDOR, '--seed', '3', '--agent-command', `python3 ${agent}`, '--out', join(dir, 'py.json'), '--json'];
+    const args = ['episode', 'run', '--scenario', CORRIDOR, '--seed', '3', '--agent-command', `${TEST_PYTHON} ${agent}`, '--out', join(dir, 'py.json'), '--json'];
     const result = runCli(args);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);

@@ -6,42 +6,16 @@
 // or compute past the caps. Every attempt must fail or be contained, and the
 // episode's outcome must show it. Skipped (with the reason in its name) where
 // bubblewrap is not available.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/node/agents/sandbox.js';
-import { AGENTS, CORRIDOR, startCli, type CliResult } from '../cli/run-cli.js';
+import { AGENTS } from '../cli/run-cli.js';
+import { COMMAND as COMMAND_OF, episode as episodeOf, FIXTURE, hostileRoot, marker, MODULE as MODULE_OF, reportOf, run, sleepers, type HostileRoot } from './hostile-kit.js';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'hostile');
 const probe = probeSandbox();
 const sandboxed = probe.isolation === 'sandboxed';
-
-/** Runs the CLI without blocking the event loop (the listener must be able to accept meanwhile). */
-function run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const child = startCli(args, { env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
-
-/** PIDs of live processes whose command line is `sleep MARKER`. */
-function sleepers(marker: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('sleep') && argv[1] === marker) out.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return out;
-}
 
 async function noSleeperAfter(marker: string): Promise<number[]> {
   // The kernel ends the sandbox's PID namespace right after its first process; allow it a moment.
@@ -49,21 +23,15 @@ async function noSleeperAfter(marker: string): Promise<number[]> {
   return sleepers(marker);
 }
 
+let hostile: HostileRoot;
 let root: string;
 let server: Server;
 let port = 0;
 let connections = 0;
-let markerCounter = 0;
-const marker = (): string => String(900_000 + (process.pid % 50_000) + markerCounter++);
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ember-hostile-'));
-  mkdirSync(join(root, 'agent'));
-  for (const file of ['hostile.mjs', 'hostile.py']) copyFileSync(join(FIXTURE, file), join(root, 'agent', file));
-  mkdirSync(join(root, 'work'));
-  copyFileSync(CORRIDOR, join(root, 'work', 'scenario.json'));
-  writeFileSync(join(root, 'work', 'manifest.json'), '{"seeds": ["123456789"]}\n');
-  writeFileSync(join(root, 'beside.txt'), 'a secret beside the agent folder\n');
+  hostile = hostileRoot();
+  root = hostile.root;
   server = createServer((socket) => {
     connections++;
     socket.destroy();
@@ -74,12 +42,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  rmSync(root, { recursive: true, force: true });
+  hostile.remove();
 });
 
-function episode(agent: readonly string[], extra: readonly string[] = []): string[] {
-  return ['episode', 'run', '--scenario', join(root, 'work', 'scenario.json'), '--seed', '5', ...agent, '--out', join(root, 'work', `record-${markerCounter++}.json`), '--json', ...extra];
-}
+const episode = (agent: readonly string[], extra: readonly string[] = []): string[] => episodeOf(hostile, agent, extra);
 
 function targets(): NodeJS.ProcessEnv {
   return {
@@ -94,16 +60,8 @@ function targets(): NodeJS.ProcessEnv {
   };
 }
 
-const MODULE = (name: string): string[] => ['--agent', `hostile:${name}`, '--agent-path', join(root, 'agent')];
-const COMMAND = (mode: string): string[] => ['--agent-command', `python3 ${join(root, 'agent', 'hostile.py')} ${mode}`];
-
-function reportOf(result: CliResult): Record<string, unknown> {
-  expect(result.status, result.stderr).toBe(4);
-  const message = (JSON.parse(result.stderr.trim()) as { error: { message: string } }).error.message;
-  const match = /REPORT (\{.*?\})/.exec(message);
-  expect(match, message).not.toBeNull();
-  return JSON.parse(match![1]!) as Record<string, unknown>;
-}
+const MODULE = (name: string): string[] => MODULE_OF(hostile, name);
+const COMMAND = (mode: string): string[] => COMMAND_OF(hostile, mode);
 
 function expectContained(report: Record<string, unknown>): void {
   expect(report.targets_visible).toBe(true);
@@ -120,23 +78,33 @@ function expectContained(report: Record<string, unknown>): void {
 }
 
 describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents in the bubblewrap sandbox' : `hostile agents (SKIPPED: no sandbox here: ${probe.reason})`, () => {
-  it('a module agent reads, writes, sees and reaches nothing it is not given', async () => {
+  it('a module agent reads, writes, sees and reaches nothing it is not given: not a descriptor the evaluator inherited, not /proc/sys, not /sys', async () => {
     const before = connections;
-    const report = reportOf(await run(episode(MODULE('makeSpy'), ['--agent-env', 'HOSTILE_TARGETS']), targets()));
+    const report = reportOf(await run(episode(MODULE('makeSpy'), ['--agent-env', 'HOSTILE_TARGETS']), { env: targets(), fd240: hostile.manifest }));
     expectContained(report);
+    expect(report.fd240).toBe('ENOENT');
+    expect(['EACCES', 'EROFS', 'EPERM']).toContain(report.core_pattern);
+    expect(['EACCES', 'EROFS', 'EPERM', 'ENOENT']).toContain(report.sysrq);
+    expect(report.sys).toBe('ENOENT');
+    // Never root, no groups, no capabilities, the syscall filter on (as the agent itself sees it; hostile-host.test.ts looks from outside).
+    const status = report.status as string[];
+    if (process.getuid?.() === 0) expect(status).toEqual(expect.arrayContaining(['Uid: 65534 65534 65534 65534', 'Gid: 65534 65534 65534 65534', 'Groups:']));
+    expect(status).toEqual(expect.arrayContaining(['CapEff: 0000000000000000', 'Seccomp: 2']));
     expect(connections).toBe(before);
   });
 
-  it('a command agent reads, writes, sees and reaches nothing it is not given', async () => {
+  it('a command agent reads, writes, sees and reaches nothing it is not given, not a descriptor the evaluator inherited', async () => {
     const before = connections;
-    const report = reportOf(await run(episode(COMMAND('spy'), ['--agent-env', 'HOSTILE_TARGETS']), targets()));
+    const report = reportOf(await run(episode(COMMAND('spy'), ['--agent-env', 'HOSTILE_TARGETS']), { env: targets(), fd240: hostile.manifest }));
     expectContained(report);
+    expect([report.fd240, report.proc_fd240]).toEqual(['EBADF', 'ENOENT']);
+    expect(['EACCES', 'EROFS', 'EPERM']).toContain(report.core_pattern);
     expect(connections).toBe(before);
   });
 
   it('--agent-network lets the agent reach the listener (so the check above can fail)', async () => {
     const before = connections;
-    const report = reportOf(await run(episode(MODULE('makeSpy'), ['--agent-env', 'HOSTILE_TARGETS', '--agent-network']), targets()));
+    const report = reportOf(await run(episode(MODULE('makeSpy'), ['--agent-env', 'HOSTILE_TARGETS', '--agent-network']), { env: targets() }));
     expect(report.connect).toBe('OK connected');
     expect(report.manifest).toBe('ENOENT');
     await new Promise((r) => setTimeout(r, 100));
@@ -149,7 +117,7 @@ describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents in the bubblewrap sandbo
   ] as const) {
     it(`no process of a ${kind} agent outlives the episode, not even one that ignores SIGTERM`, async () => {
       const mark = marker();
-      const result = await run(episode(agent(), ['--agent-env', 'HOSTILE_MARKER']), { HOSTILE_MARKER: mark });
+      const result = await run(episode(agent(), ['--agent-env', 'HOSTILE_MARKER']), { env: { HOSTILE_MARKER: mark } });
       expect(result.status, result.stderr).toBe(0);
       expect(await noSleeperAfter(mark)).toEqual([]);
     });
@@ -191,18 +159,18 @@ describe('containment checks that do not need the sandbox', () => {
 
   it('without a sandbox: one warning on stderr, isolation none; --require-isolation refuses (exit 4)', async () => {
     const off = { EMBER_AGENT_SANDBOX: 'off' };
-    const human = await run(episode(['--agent', 'cli_agents:makeStay', '--agent-path', AGENTS]).filter((a) => a !== '--json'), off);
+    const human = await run(episode(['--agent', 'cli_agents:makeStay', '--agent-path', AGENTS]).filter((a) => a !== '--json'), { env: off });
     expect(human.status, human.stderr).toBe(0);
     const warnings = human.stderr.split('\n').filter((line) => line.startsWith('emberbench: warning: agents run without a sandbox (isolation: none)'));
     expect(warnings).toHaveLength(1);
-    const refused = await run(episode(['--agent', 'cli_agents:makeStay', '--agent-path', AGENTS], ['--require-isolation']), off);
+    const refused = await run(episode(['--agent', 'cli_agents:makeStay', '--agent-path', AGENTS], ['--require-isolation']), { env: off });
     expect(refused.status).toBe(4);
     expect(refused.stderr).toContain('--require-isolation: no agent sandbox is available: EMBER_AGENT_SANDBOX=off');
   });
 
   it.skipIf(!sandboxed)('unsandboxed, the SIGTERM-proof child does outlive the episode (the check above can fail)', async () => {
     const mark = marker();
-    const result = await run(episode(MODULE('makeForker'), ['--agent-env', 'HOSTILE_MARKER']), { HOSTILE_MARKER: mark, EMBER_AGENT_SANDBOX: 'off' });
+    const result = await run(episode(MODULE('makeForker'), ['--agent-env', 'HOSTILE_MARKER']), { env: { HOSTILE_MARKER: mark, EMBER_AGENT_SANDBOX: 'off' } });
     expect(result.status, result.stderr).toBe(0);
     const left = sleepers(mark);
     for (const pid of left) process.kill(pid, 'SIGKILL');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOperationalRecordText, type OperationalRecord } from '../../src/core/scoring/operational.js';
 import { probeSandbox } from '../../src/node/agents/sandbox.js';
+import { episodeCgroupParent } from '../../src/node/agents/sandbox-limits.js';
 import { EVAL_AGENTS, TINY_SUITE } from '../eval/kit.js';
 import { ROOT, jsonError, runCli, type CliResult } from '../cli/run-cli.js';
 
@@ -53,6 +54,10 @@ describe('the isolation level of a module or command agent run', () => {
     const record = recordOf(join(dir, 'sandboxed.operational.json'));
     expect(record).toMatchObject({ isolation: 'sandboxed', provider_id: 'local', model_id: 'iso-model', trials: 1, episodes: 3, input_tokens: 0, output_tokens: 0, cost: null, cost_unit: null, retries: 0, timeouts: 0 });
     expect(Number(record.latency_seconds)).toBeGreaterThan(0);
+    // Which mechanism held each cap: the kernel in a cgroup per episode where the evaluator may create one,
+    // else the watchdog, with RLIMIT_NPROC in the sandbox's own user namespace for the process cap.
+    const cgroup = episodeCgroupParent() !== undefined;
+    expect(record.limit_mechanisms).toEqual(cgroup ? { cpu: 'cgroup_v2', memory: 'cgroup_v2', processes: 'cgroup_v2' } : { cpu: 'watchdog', memory: 'watchdog', processes: 'rlimit' });
   });
 
   it('is none without a sandbox: said once on stderr, reported and written; the result bytes do not depend on it', () => {
@@ -63,6 +68,7 @@ describe('the isolation level of a module or command agent run', () => {
     expect((JSON.parse(result.stdout) as Record<string, unknown>)['isolation']).toBe('none');
     const record = recordOf(join(dir, 'none.operational.json'));
     expect(record.isolation).toBe('none');
+    expect(record.limit_mechanisms?.processes).toBe(episodeCgroupParent() !== undefined ? 'cgroup_v2' : 'watchdog');
     // The same agent configuration whatever the isolation: one inference configuration digest.
     const other = join(dir, 'none-again.json');
     ok(runCli([...runArgs(other, ...MODULE), '--operational-out', join(dir, 'chosen.operational.json')], { env: { ...WITHOUT_SANDBOX } }));

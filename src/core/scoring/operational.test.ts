@@ -84,6 +84,8 @@ describe('operational record', () => {
     ['another format version', { operational_record_version: '2.0' }, /operational_record_version/],
     ['an unknown isolation level', { isolation: 'container' }, /isolation: must be one of/],
     ['a null isolation level', { isolation: null }, /isolation/],
+    ['an unknown limit mechanism', { limit_mechanisms: { cpu: 'ulimit', memory: 'watchdog', processes: 'rlimit' } }, /limit_mechanisms\.cpu: must be one of/],
+    ['a limit mechanism missing', { limit_mechanisms: { cpu: 'watchdog', memory: 'watchdog' } }, /limit_mechanisms/],
   ];
   for (const [name, overrides, message] of rejections) {
     it(`rejects ${name} (exit 3)`, () => {
@@ -111,6 +113,16 @@ describe('operational record', () => {
       expect(parseOperationalRecordText(text, 'op.json').isolation).toBe(isolation);
       expect(operationalRecordDigest(record)).not.toBe(operationalRecordDigest(without));
     }
+  });
+
+  it('names what held each cap only when given, so records without it keep their bytes', () => {
+    const without = buildOperationalRecord({ ...INPUT, isolation: 'sandboxed' });
+    expect(operationalRecordText(without)).not.toContain('limit_mechanisms');
+    const limitMechanisms = { cpu: 'watchdog', memory: 'cgroup_v2', processes: 'rlimit' } as const;
+    const record = buildOperationalRecord({ ...INPUT, isolation: 'sandboxed', limitMechanisms });
+    const text = operationalRecordText(record);
+    expect(text).toContain('"limit_mechanisms":{"cpu":"watchdog","memory":"cgroup_v2","processes":"rlimit"}');
+    expect(parseOperationalRecordText(text, 'op.json').limit_mechanisms).toEqual(limitMechanisms);
   });
 
   it('buildOperationalRecord validates too', () => {

@@ -28,6 +28,15 @@
  *                               full rights) or `in_process` (the evaluator's
  *                               own code: a builtin or the chat adapter).
  *                               Absent in records written before it existed.
+ *   limit_mechanisms            optional, with `sandboxed` or `none`: what held
+ *                               each per-episode cap of the agent's process
+ *                               tree, {cpu, memory, processes}, each
+ *                               `cgroup_v2` (the kernel, in a cgroup per
+ *                               episode), `watchdog` (the evaluator sampling
+ *                               the tree, per-process rlimits between
+ *                               samples) or `rlimit` (RLIMIT_NPROC in the
+ *                               sandbox's own user namespace). Absent in
+ *                               records written before it existed.
  *
  * Every value is finite by construction: integers are JSON integers within
  * +-(2^53 - 1), decimals and fractions are digit strings.
@@ -42,6 +51,16 @@ import { modelIdProblem } from '../eval/model-id.js';
 import { Rational } from '../stats/rational.js';
 
 export const OPERATIONAL_RECORD_VERSION = '1.0';
+
+/** What can hold a per-episode cap of an agent's process tree (docs/agents.md "Sandbox"). */
+export const LIMIT_MECHANISMS = ['cgroup_v2', 'watchdog', 'rlimit'] as const;
+export type LimitMechanism = (typeof LIMIT_MECHANISMS)[number];
+
+export interface LimitMechanisms {
+  readonly cpu: LimitMechanism;
+  readonly memory: LimitMechanism;
+  readonly processes: LimitMechanism;
+}
 
 /** The isolation levels an operational record can state (evaluation.md section 8). */
 export const ISOLATION_LEVELS = ['sandboxed', 'none', 'in_process'] as const;
@@ -65,6 +84,8 @@ export interface OperationalRecord {
   readonly response_cache_hits?: number;
   /** How the agent ran; absent in records that do not say (optional, so older records keep their bytes). */
   readonly isolation?: IsolationLevel;
+  /** Which mechanism held each cap of a local agent (optional, so older records keep their bytes). */
+  readonly limit_mechanisms?: LimitMechanisms;
 }
 
 const RECORD_KEYS = [
@@ -110,7 +131,7 @@ function readId(r: FieldReader, value: JsonValue | undefined, path: string): str
 /** Validates an operational record value (ValidationError naming the field, exit 3). */
 export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
   const r = new FieldReader(source);
-  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation']);
+  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation', 'limit_mechanisms']);
   r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
   readId(r, obj['model_id'], 'model_id');
   readId(r, obj['provider_id'], 'provider_id');
@@ -122,6 +143,10 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
   for (const key of ['input_tokens', 'output_tokens', 'retries', 'timeouts']) r.integer(obj[key], key, 0);
   if (obj['response_cache_hits'] !== undefined) r.integer(obj['response_cache_hits'], 'response_cache_hits', 1);
   if (obj['isolation'] !== undefined) r.literal(obj['isolation'], 'isolation', ISOLATION_LEVELS);
+  if (obj['limit_mechanisms'] !== undefined) {
+    const limits = r.object(obj['limit_mechanisms'], 'limit_mechanisms', ['cpu', 'memory', 'processes']);
+    for (const key of ['cpu', 'memory', 'processes']) r.literal(limits[key], `limit_mechanisms.${key}`, LIMIT_MECHANISMS);
+  }
   const cost = obj['cost'];
   const unit = obj['cost_unit'];
   if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
@@ -156,6 +181,8 @@ export interface OperationalRecordInput {
   readonly responseCacheHits?: number;
   /** How the agent ran; absent leaves the field out. */
   readonly isolation?: IsolationLevel;
+  /** What held each cap of a local agent; absent leaves the field out. */
+  readonly limitMechanisms?: LimitMechanisms;
 }
 
 /** Builds and validates a record (ValidationError on a bad value). */
@@ -177,6 +204,7 @@ export function buildOperationalRecord(input: OperationalRecordInput, source = '
     trials: input.trials,
     ...(input.responseCacheHits === undefined || input.responseCacheHits === 0 ? {} : { response_cache_hits: input.responseCacheHits }),
     ...(input.isolation === undefined ? {} : { isolation: input.isolation }),
+    ...(input.limitMechanisms === undefined ? {} : { limit_mechanisms: { ...input.limitMechanisms } }),
   };
   // Non-integer numbers would be rejected by canonical JSON; catch them as a field error first.
   for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { STDERR_TAIL_BYTES } from '../../shared/agent-protocol.js';
 import { processResource, processScope, type ResourceScope } from '../lifetime.js';
-import { settleLaunch } from './sandbox.js';
+import { settleLaunch } from './sandbox-launch.js';
 
 export interface ChildExit {
   readonly code: number | null;

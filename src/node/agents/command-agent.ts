@@ -23,10 +23,12 @@ import {
   NOT_AN_ACTION_SET,
 } from '../../shared/agent-protocol.js';
 import { LineViewCodec } from './line-view.js';
+import { BoundedLineReader } from './line-reader.js';
 import { describeExit, exitOrKill, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { AgentSession } from './spec.js';
 import type { ResourceScope } from '../lifetime.js';
-import { commandSandboxPlan, registerLaunch, sandboxLaunch, type SandboxPlan } from './sandbox.js';
+import { commandSandboxPlan, type SandboxPlan } from './sandbox.js';
+import { sandboxLaunch, spawnLaunch } from './sandbox-launch.js';
 import type { AgentSandboxOptions } from './sandbox-options.js';
 
 export interface CommandAgentOptions {
@@ -99,8 +101,7 @@ type Waiter = { resolve(line: Buffer): void; reject(error: AgentError): void };
 export class LineProtocolAgent implements ViewAgent {
   private readonly tail = new StderrTail();
   private readonly exited: Promise<ChildExit>;
-  private buffered: Buffer[] = [];
-  private bufferedBytes = 0;
+  private readonly reader = new BoundedLineReader(LINE_PROTOCOL_MAX_LINE_BYTES);
   private lines: Buffer[] = [];
   private waiter: Waiter | undefined;
   private failure: AgentError | undefined;
@@ -125,12 +126,10 @@ export class LineProtocolAgent implements ViewAgent {
 
   /** Spawns the program; AgentError model_error if it cannot start. */
   static async spawn(program: string, args: readonly string[], label: string, opts: CommandAgentOptions, plan?: SandboxPlan): Promise<LineProtocolAgent> {
-    const launch = plan === undefined ? undefined : sandboxLaunch(plan, program, args);
     const child =
-      launch === undefined
+      plan === undefined
         ? spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true })
-        : spawn(launch.command, launch.args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, env: launch.env, cwd: launch.cwd });
-    if (launch !== undefined) registerLaunch(child, plan!.options, launch);
+        : spawnLaunch(sandboxLaunch(plan, program, args), plan.options);
     const agent = new LineProtocolAgent(child, label, opts);
     await new Promise<void>((started, failed) => {
       child.once('spawn', () => started());
@@ -187,7 +186,7 @@ export class LineProtocolAgent implements ViewAgent {
     if (this.closed) throw new AgentError('model_error', 'act called on a closed agent');
     if (this.failure) throw this.failure;
     if (this.waiter) throw new AgentError('model_error', 'act called while the previous act is still running');
-    if (this.lines.length > 0 || this.bufferedBytes > 0) {
+    if (this.lines.length > 0 || this.reader.partialBytes > 0) {
       throw await this.fatal(new AgentError('invalid_output', 'agent wrote output before it received the observation (one line per observation)'));
     }
     const ms = this.opts.actTimeoutMs;
@@ -196,7 +195,7 @@ export class LineProtocolAgent implements ViewAgent {
         if (this.waiter !== waiter) return;
         this.waiter = undefined;
         // The deadline has passed: kill first, answer once the process is gone.
-        const silent = this.bufferedBytes === 0 && this.lines.length === 0;
+        const silent = this.reader.partialBytes === 0 && this.lines.length === 0;
         this.failure ??= new AgentError('timeout', `act took longer than ${ms} ms` + (silent ? `; ${STUCK_OUTPUT_HINT}` : ''));
         void killAndReap(this.child, this.exited).then(() => rejectLine(this.failure));
       }, ms);
@@ -237,24 +236,15 @@ export class LineProtocolAgent implements ViewAgent {
 
   private onStdout(chunk: Buffer): void {
     if (this.failure) return;
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
-      this.lines.push(Buffer.concat([...this.buffered, chunk.subarray(start, nl)]));
-      this.buffered = [];
-      this.bufferedBytes = 0;
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      this.buffered.push(chunk.subarray(start));
-      this.bufferedBytes += chunk.length - start;
-    }
+    const lines = this.reader.push(chunk);
     // The line limit applies whether or not an act is waiting.
-    if (this.bufferedBytes > LINE_PROTOCOL_MAX_LINE_BYTES || this.lines.some((l) => l.length > LINE_PROTOCOL_MAX_LINE_BYTES)) {
+    if (lines === undefined) {
       void this.fatal(new AgentError('invalid_output', `agent output line is longer than ${LINE_PROTOCOL_MAX_LINE_BYTES} bytes`));
       return;
     }
+    this.lines.push(...lines);
     if (this.waiter && this.lines.length > 0) {
-      if (this.lines.length > 1 || this.bufferedBytes > 0) {
+      if (this.lines.length > 1 || this.reader.partialBytes > 0) {
         void this.fatal(new AgentError('invalid_output', 'agent wrote more than one line for one observation'));
         return;
       }
@@ -267,8 +257,7 @@ export class LineProtocolAgent implements ViewAgent {
   /** Records a failure, fails a waiting act, kills the process; returns the error to throw. */
   private async fatal(error: AgentError): Promise<AgentError> {
     this.failure ??= error;
-    this.buffered = [];
-    this.bufferedBytes = 0;
+    this.reader.clear();
     this.lines = [];
     const waiter = this.waiter;
     this.waiter = undefined;

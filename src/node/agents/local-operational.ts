@@ -19,12 +19,14 @@
  *   input/output_tokens       0; cost and cost_unit null; retries 0
  *   timeouts                  the trial's episodes declared `timeout`
  *   isolation                 `sandboxed` or `none`
+ *   limit_mechanisms          what held each per-episode cap (sandbox-limits.ts)
  */
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { millisecondsAsSeconds } from '../../core/llm/cost.js';
 import { buildOperationalRecord, inferenceConfigDigest, type IsolationLevel, type OperationalRecord } from '../../core/scoring/operational.js';
 import { checkIsolation } from './sandbox.js';
+import { limitMechanisms } from './sandbox-launch.js';
 import { DEFAULT_AGENT_SANDBOX_OPTIONS, type AgentSandboxOptions } from './sandbox-options.js';
 import type { AgentSpec } from './spec.js';
 
@@ -111,5 +113,6 @@ export function localTrialRecord(input: LocalTrialRecordInput): OperationalRecor
     retries: 0,
     timeouts: input.timeouts,
     isolation: input.isolation,
+    ...(input.isolation === 'in_process' ? {} : { limitMechanisms: limitMechanisms(input.isolation === 'sandboxed') }),
   });
 }

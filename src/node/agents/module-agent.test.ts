@@ -217,11 +217,30 @@ describe.concurrent('module host: episode failures', () => {
     }
   });
 
-  it('ends the host when agent code sends its own IPC messages', async () => {
+  it('ends the host when agent code writes a message of its own on the protocol channel', async () => {
     const { session, error } = await actOnce('strayMessageAct');
     sessions.push(session);
     expect(error.failure).toBe('model_error');
     expect(error.message).toContain('unexpected message');
+  });
+
+  it('fails the episode, not the evaluator, for garbage, a line over the cap or a closed channel; the session goes on', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['garbageChannelAct', 'model_error', /unexpected message on its protocol channel/],
+      ['hugeChannelLineAct', 'invalid_output', /wrote a line longer than 16777216 bytes on its protocol channel/],
+      ['closeChannelAct', 'model_error', /closed its protocol channel|agent process/],
+    ];
+    for (const [exportName, kind, message] of cases) {
+      const { session, error, pid } = await actOnce(exportName, 60_000);
+      sessions.push(session);
+      expect([exportName, error.failure]).toEqual([exportName, kind]);
+      expect(error.message).toMatch(message);
+      expect(alive(pid)).toBe(false);
+      // The same session starts a fresh host for the next episode.
+      const next = await session.factory();
+      expect(next).toBeInstanceOf(ModuleAgent);
+      await next.close?.();
+    }
   });
 
   it('works again after a failure in the same session', async () => {

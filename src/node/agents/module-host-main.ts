@@ -1,12 +1,15 @@
 /**
  * The module host: the child process entry that imports a JS/TS agent module
- * and serves the evaluator over IPC (src/shared/agent-protocol.ts).
+ * and serves the evaluator over its protocol channel, descriptor 3, one JSON
+ * message per line (src/shared/agent-protocol.ts, module-host.ts).
  *
  * It runs the operator's agent code, so the evaluator trusts nothing it says
  * beyond the reply shapes; all it does here is make failures precise. One
  * host serves many episodes; the module is imported once.
  */
 
+import { fstatSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { useNativeHash } from '../native-hash.js';
 import {
@@ -31,11 +34,28 @@ let views = new ViewObservations();
 // Agents handed out by this host: a factory must build a new one per episode.
 const usedAgents = new WeakSet<object>();
 
+/** The protocol channel (module-host.ts HOST_CHANNEL_FD). */
+const CHANNEL_FD = 3;
+
+function isChannel(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isSocket() || stat.isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+if (!isChannel(CHANNEL_FD)) {
+  process.stderr.write('module-host-main is started by the EMBER evaluator with its protocol channel on descriptor 3; it cannot run on its own\n');
+  process.exit(64);
+}
+
+const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
+
 function send(reply: HostReply): void {
-  process.send!(reply, (error: Error | null) => {
-    // The evaluator is gone: nothing left to serve.
-    if (error) process.exit(0);
-  });
+  // JSON.stringify never writes a raw LF: one reply, one line.
+  channel.write(JSON.stringify(reply) + '\n');
 }
 
 function describe(error: unknown): string {
@@ -178,16 +198,24 @@ async function handle(raw: unknown): Promise<void> {
   }
 }
 
-if (process.send === undefined) {
-  process.stderr.write('module-host-main is started by the EMBER evaluator over IPC; it cannot run on its own\n');
-  process.exit(64);
-}
-
 useNativeHash();
-// Requests are handled one at a time, in order.
+// Requests are handled one at a time, in order; only the evaluator writes them, one per line.
 let queue: Promise<void> = Promise.resolve();
-process.on('message', (raw: unknown) => {
-  queue = queue.then(() => handle(raw));
+let carry = '';
+channel.setEncoding('utf8');
+channel.on('data', (text: string) => {
+  const lines = (carry + text).split('\n');
+  carry = lines.pop()!;
+  for (const line of lines) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      raw = undefined;
+    }
+    queue = queue.then(() => handle(raw));
+  }
 });
 // The evaluator closed the channel (it finished or died): leave at once.
-process.on('disconnect', () => process.exit(0));
+channel.on('end', () => process.exit(0));
+channel.on('error', () => process.exit(0));

@@ -4,19 +4,30 @@
  * time (a new agent, an act, the end of an agent). Any failure (timeout,
  * crash, error, a reply out of protocol) marks the host unusable; the
  * session (module-agent.ts) then kills it and starts a fresh one.
+ *
+ * The protocol runs over a dedicated pipe, the host's descriptor 3, one
+ * JSON message per line, never Node's IPC channel (whose parser a message
+ * from agent code could crash): replies are read by the same bounded line
+ * reader as the line protocol, so garbage, a line longer than
+ * {@link LINE_PROTOCOL_MAX_LINE_BYTES} or a closed channel fails only the
+ * episode.
  */
 
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { AgentError } from '../../core/errors.js';
 import type { ActionSet } from '../../core/sim/actions.js';
 import type { Observation } from '../../core/sim/observation.js';
-import { isStringRecord, parseHostReply, type HostReply, type HostRequest, type ViewDelta } from '../../shared/agent-protocol.js';
+import { isStringRecord, LINE_PROTOCOL_MAX_LINE_BYTES, parseHostReply, type HostReply, type HostRequest, type ViewDelta } from '../../shared/agent-protocol.js';
+import { parseStrictJson } from '../../core/json/strict-parse.js';
+import { BoundedLineReader } from './line-reader.js';
 import { decodeMoves } from './view-delta.js';
 import { describeExit, isRunning, killAndReap, StderrTail, trackChild, unrefChild, type ChildExit } from './child-lifecycle.js';
 import type { ResourceScope } from '../lifetime.js';
-import { registerLaunch, sandboxLaunch, withMemoryCapNote, type SandboxPlan } from './sandbox.js';
+import type { SandboxPlan } from './sandbox.js';
+import { sandboxLaunch, spawnLaunch, withMemoryCapNote } from './sandbox-launch.js';
 import type { AgentSandboxOptions } from './sandbox-options.js';
 
 export interface ModuleHostOptions {
@@ -40,6 +51,12 @@ export interface ModuleHostOptions {
 }
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+
+/** How long a host whose channel closed may take to exit on its own before it is killed for it. */
+const CLOSED_CHANNEL_GRACE_MS = 2000;
+
+/** The host's protocol channel: its descriptor 3, a pipe (module-host-main.ts reads the same number). */
+export const HOST_CHANNEL_FD = 3;
 
 /** tsx's loader, resolved from this package (never from the current directory). */
 function tsxLoaderUrl(): string {
@@ -65,6 +82,8 @@ export class ModuleAgentHost {
   private seq = 0;
   private pending: Pending | undefined;
   private failure: AgentError | undefined;
+  private readonly reader = new BoundedLineReader(LINE_PROTOCOL_MAX_LINE_BYTES);
+  private readonly channel: Duplex;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -73,8 +92,20 @@ export class ModuleAgentHost {
     private readonly opts: ModuleHostOptions,
   ) {
     this.exited = trackChild(child, this.tail, undefined, opts.scope);
+    this.channel = child.stdio[HOST_CHANNEL_FD] as Duplex;
     unrefChild(child);
-    child.on('message', (message: unknown) => this.onMessage(message));
+    (this.channel as { unref?: () => void }).unref?.();
+    this.channel.on('error', () => undefined);
+    this.channel.on('data', (chunk: Buffer) => this.onData(chunk));
+    // Agent code may close the channel: the episode fails, the evaluator goes on. A host that exits
+    // closes it too; its exit, which comes soon after, then says why.
+    this.channel.on('end', () => {
+      const timer = setTimeout(() => {
+        if (isRunning(child)) this.onViolation(new AgentError('model_error', 'the agent host closed its protocol channel'));
+      }, CLOSED_CHANNEL_GRACE_MS);
+      timer.unref();
+    });
+    child.stdin?.end();
     void this.exited.then((exit) => {
       const pending = this.pending;
       this.pending = undefined;
@@ -89,17 +120,18 @@ export class ModuleAgentHost {
   /** Forks a host and imports the module; AgentError (model_error or timeout) if that fails. */
   static async start(file: string, exportName: string, opts: ModuleHostOptions, plan?: SandboxPlan): Promise<ModuleAgentHost> {
     const label = opts.label ?? file;
-    const nodeArgs = ['--import', tsxLoaderUrl()];
-    // Sandboxed: fork starts bwrap (or prlimit), which ends by starting this Node with nodeArgs and the entry.
-    const launch = plan === undefined ? undefined : sandboxLaunch(plan, process.execPath, nodeArgs);
-    // In the app, process.execPath is Electron: with the reduced environment it must still start as Node.
-    if (launch !== undefined && process.versions.electron !== undefined) launch.env.ELECTRON_RUN_AS_NODE = '1';
-    const child = fork(opts.hostEntry, [], {
-      ...(launch === undefined ? { execArgv: nodeArgs } : { execPath: launch.command, execArgv: launch.args, env: launch.env, cwd: launch.cwd }),
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    if (launch !== undefined) registerLaunch(child, plan!.options, launch);
+    const nodeArgs = ['--import', tsxLoaderUrl(), opts.hostEntry];
+    let child: ChildProcess;
+    if (plan === undefined) {
+      const env = process.versions.electron === undefined ? process.env : { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+      child = spawn(process.execPath, nodeArgs, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env, windowsHide: true });
+    } else {
+      // Sandboxed: the launcher starts bwrap (or prlimit), which ends by starting this Node with the host entry.
+      const launch = sandboxLaunch(plan, process.execPath, nodeArgs, 1);
+      // In the app, process.execPath is Electron: with the reduced environment it must still start as Node.
+      if (process.versions.electron !== undefined) launch.env.ELECTRON_RUN_AS_NODE = '1';
+      child = spawnLaunch(launch, plan.options, 1);
+    }
     const host = new ModuleAgentHost(child, file, exportName, opts);
     const loadMs = opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     let reply: HostReply;
@@ -174,7 +206,7 @@ export class ModuleAgentHost {
   /** Ends the episode's agent in the host (no reply); the host stays usable. */
   endAgent(): void {
     if (!this.usable) return;
-    this.child.send({ type: 'end_agent', seq: ++this.seq } satisfies HostRequest, () => undefined);
+    this.write({ type: 'end_agent', seq: ++this.seq } satisfies HostRequest);
   }
 
   /** Kills the host (SIGKILL) and waits until it is reaped. Idempotent. */
@@ -215,33 +247,57 @@ export class ModuleAgentHost {
         },
         onExit: (exit, tail) => errors.exit(exit, tail),
       };
-      try {
-        // A failed send means the channel closed: the exit handler answers.
-        this.child.send({ ...body, seq } as HostRequest, () => undefined);
-      } catch {
-        // Same: the exit is on its way.
-      }
+      this.write({ ...body, seq } as HostRequest);
     });
   }
 
-  private onMessage(message: unknown): void {
+  /** One request, one line; a write to a closed channel fails through the exit handler. */
+  private write(request: HostRequest): void {
+    if (!this.channel.destroyed) this.channel.write(JSON.stringify(request) + '\n');
+  }
+
+  private onData(chunk: Buffer): void {
     // A failed host is being killed; whatever it still says does not count.
     if (this.failure) return;
+    const lines = this.reader.push(chunk);
+    if (lines === undefined) {
+      this.onViolation(new AgentError('invalid_output', `the agent host wrote a line longer than ${LINE_PROTOCOL_MAX_LINE_BYTES} bytes on its protocol channel`));
+      return;
+    }
+    for (const line of lines) {
+      if (this.failure) return;
+      this.onMessage(line);
+    }
+  }
+
+  private onMessage(line: Buffer): void {
+    let message: unknown;
+    try {
+      message = parseStrictJson(line.toString('utf8'));
+    } catch {
+      message = undefined;
+    }
     const reply = parseHostReply(message);
     const pending = this.pending;
     if (reply === undefined || pending === undefined || reply.seq !== pending.seq) {
-      // Agent code shares the host and can call process.send; anything that
-      // is not the awaited reply ends the host.
-      // The exit handler then rejects the pending request with this failure.
-      this.failure ??= this.violation();
-      void killAndReap(this.child, this.exited);
+      // Agent code shares the host and can write to the channel; anything
+      // that is not the awaited reply ends the host.
+      this.onViolation(this.violation());
       return;
     }
     pending.resolve(reply);
   }
 
+  /** Ends the host for a broken channel; the exit handler then rejects the pending request with this failure. */
+  private onViolation(error: AgentError): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.reader.clear();
+    void killAndReap(this.child, this.exited);
+  }
+
   private violation(): AgentError {
-    return new AgentError('model_error', 'the agent host sent an unexpected message (agent code must not use process.send)');
+    return new AgentError('model_error', 'the agent host sent an unexpected message on its protocol channel (agent code must not write to it)');
   }
 
   private replyError(reply: HostReply): AgentError {

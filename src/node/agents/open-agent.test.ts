@@ -6,6 +6,7 @@ import type { Observation } from '../../core/sim/observation.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS, openAgent } from './open-agent.js';
 import { builtinAgentIds, parseAgentCommand, parseAgentSpec } from './spec.js';
 import { defaultEntryPoints } from '../entry-points.js';
+import { TEST_PYTHON } from './test-agent-kit.js';
 
 const ENTRY = defaultEntryPoints();
 
@@ -52,7 +53,7 @@ describe.concurrent('openAgent', () => {
   });
 
   it('opens a command agent on the line protocol', async () => {
-    const spec = parseAgentCommand(`python3 '${resolve(FIXTURES, 'line_agent.py')}' good`);
+    const spec = parseAgentCommand(`${TEST_PYTHON} '${resolve(FIXTURES, 'line_agent.py')}' good`);
     const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
@@ -98,7 +99,7 @@ describe.concurrent('openAgent', () => {
     const file = resolve(FIXTURES, 'greedy_agent.py');
     const docs = readFileSync(resolve(FIXTURES, '../../../docs/agents.md'), 'utf8');
     expect(docs).toContain(readFileSync(file, 'utf8'));
-    const session = await openAgent(parseAgentCommand(`python3 ${file}`), { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
+    const session = await openAgent(parseAgentCommand(`${TEST_PYTHON} ${file}`), { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       const observation: Observation = { ...OBSERVATION, map: ['######', '#...E#', '######'], exits: [[1, 4]], burning: [[1, 1]], people: [{ id: 'p0000', cell: [1, 2] }, { id: 'p0001', cell: [1, 3] }] };

@@ -13,10 +13,12 @@ export interface AgentSandboxOptions {
   readonly network: boolean;
   /** --agent-env NAME: variables passed on top of the allowlist, by name (their values come from this process). */
   readonly env: readonly string[];
-  /** --agent-memory: the data-segment cap of every agent process (RLIMIT_DATA), in bytes. */
+  /** --agent-memory: the memory cap of the agent's whole process tree per episode, in bytes. */
   readonly memoryBytes: number;
-  /** --agent-cpu-seconds: CPU time of every agent process per episode (RLIMIT_CPU); undefined = no cap. */
+  /** --agent-cpu-seconds: CPU time of the agent's whole process tree per episode; undefined = no cap. */
   readonly cpuSeconds: number | undefined;
+  /** --agent-max-processes: processes (and threads) of the agent's whole tree at once. */
+  readonly maxProcesses: number;
   /** --require-isolation: refuse to open a user agent without a sandbox. */
   readonly requireIsolation: boolean;
 }
@@ -30,11 +32,19 @@ export const MIN_AGENT_MEMORY_BYTES = 64 * 1024 * 1024;
 /** Largest CPU cap accepted, in seconds (one day). */
 export const MAX_AGENT_CPU_SECONDS = 86_400;
 
+/** Default process cap (--agent-max-processes). */
+export const DEFAULT_AGENT_MAX_PROCESSES = 256;
+/** Smallest process cap accepted: Node alone starts about a dozen threads, which count. */
+export const MIN_AGENT_MAX_PROCESSES = 32;
+/** Largest process cap accepted. */
+export const MAX_AGENT_MAX_PROCESSES = 65_536;
+
 export const DEFAULT_AGENT_SANDBOX_OPTIONS: AgentSandboxOptions = {
   network: false,
   env: [],
   memoryBytes: DEFAULT_AGENT_MEMORY_BYTES,
   cpuSeconds: undefined,
+  maxProcesses: DEFAULT_AGENT_MAX_PROCESSES,
   requireIsolation: false,
 };
 

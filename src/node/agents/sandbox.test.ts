@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentError } from '../../core/errors.js';
-import { agentEnvironment, commandFolders, containedAgentModule, exceededCap, installationFolder, isInside, sandboxLaunch, withMemoryCapNote } from './sandbox.js';
+import { blockedFor, commandFolders, containedAgentModule, installationFolder, isInside, isSharedFolder } from './sandbox.js';
+import { agentEnvironment, exceededCap, sandboxLaunch, withMemoryCapNote } from './sandbox-launch.js';
 import { DEFAULT_AGENT_SANDBOX_OPTIONS, type AgentSandboxOptions } from './sandbox-options.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ember-sandbox-'));
@@ -25,7 +26,50 @@ describe('what an agent may read', () => {
     expect(installationFolder(join(homedir(), '.pyenv', 'shims', 'python3'))).toBe(join(homedir(), '.pyenv'));
     // ~/bin/tool: the parent would be the home itself; the bin folder only.
     expect(installationFolder(join(homedir(), 'bin', 'tool'))).toBe(join(homedir(), 'bin'));
-    expect(installationFolder(join(homedir(), 'tool'))).toBeUndefined();
+    // A program directly in a shared folder brings no folder with it: the file alone.
+    expect(installationFolder(join(homedir(), 'tool'))).toBe(join(homedir(), 'tool'));
+    expect(installationFolder('/tmp/agent')).toBe('/tmp/agent');
+    expect(installationFolder('/agent')).toBe('/agent');
+  });
+
+  it('a shared folder is /, the home and its ancestors, and any world-writable or sticky folder', () => {
+    for (const shared of ['/', homedir(), '/tmp']) expect(isSharedFolder(shared), shared).toBe(true);
+    const own = join(dir, 'own');
+    mkdirSync(own);
+    expect(isSharedFolder(own)).toBe(false);
+    chmodSync(own, 0o1777);
+    expect(isSharedFolder(own)).toBe(true);
+  });
+
+  it('a program or script in /tmp or / brings the file alone; a program inside --agent-path brings no parent', () => {
+    const script = join('/tmp', `ember-sandbox-test-${process.pid}.py`);
+    writeFileSync(script, '');
+    try {
+      expect(commandFolders('/usr/bin/python3', [script], [])).toEqual([script]);
+      expect(commandFolders(script, [], [])).toEqual([script]);
+    } finally {
+      rmSync(script, { force: true });
+    }
+    const x = join(dir, 'x');
+    mkdirSync(join(x, 'bin'), { recursive: true });
+    writeFileSync(join(x, 'bin', 'agent'), '');
+    // Before: the program's "installation" (the parent of bin/) made X readable.
+    expect(commandFolders(join(x, 'bin', 'agent'), [], [join(x, 'bin')])).toEqual([join(x, 'bin')]);
+  });
+
+  it('finds the first folder a uid cannot search, or the file it cannot read', () => {
+    const locked = join(dir, 'locked');
+    mkdirSync(join(locked, 'inner'), { recursive: true });
+    writeFileSync(join(locked, 'inner', 'file'), '');
+    chmodSync(dir, 0o755);
+    chmodSync(locked, 0o700);
+    chmodSync(join(locked, 'inner', 'file'), 0o644);
+    expect(blockedFor(join(locked, 'inner', 'file'), 65534, 65534)).toBe(locked);
+    chmodSync(locked, 0o755);
+    expect(blockedFor(join(locked, 'inner', 'file'), 65534, 65534)).toBeUndefined();
+    chmodSync(join(locked, 'inner', 'file'), 0o600);
+    expect(blockedFor(join(locked, 'inner', 'file'), 65534, 65534)).toBe(join(locked, 'inner', 'file'));
+    expect(blockedFor(join(locked, 'missing'), 65534, 65534)).toBeUndefined();
   });
 
   it('a command reads its --agent-path folders, or else the folder of its script', () => {
@@ -69,10 +113,14 @@ describe('environment and launch', () => {
     }
   });
 
-  it('without a sandbox: a private temporary folder, removed by cleanup, and the caps through prlimit when present', () => {
+  it('without a sandbox: a private temporary folder, removed by cleanup, the launcher and the caps through prlimit when present', () => {
     const launch = sandboxLaunch({ isolation: 'none', options: options({ cpuSeconds: 5 }), readOnly: [] }, '/usr/bin/true', ['x']);
-    if (launch.command === '/usr/bin/true') expect(launch.args).toEqual(['x']);
-    else expect([launch.command, ...launch.args]).toEqual([expect.stringMatching(/prlimit$/), `--data=${4 * 1024 ** 3}`, '--cpu=5:6', '--', '/usr/bin/true', 'x']);
+    const all = [launch.command, ...launch.args];
+    expect(all.slice(-2)).toEqual(['/usr/bin/true', 'x']);
+    if (all.some((a) => a.endsWith('prlimit'))) expect(all.slice(-6)).toEqual([expect.stringMatching(/prlimit$/), `--data=${4 * 1024 ** 3}`, '--cpu=5:6', '--', '/usr/bin/true', 'x']);
+    // On Linux the bash launcher comes first: control descriptor 3, closed before the agent starts.
+    if (process.platform === 'linux') expect([launch.command.endsWith('bash'), ...launch.args.slice(3, 5), launch.controlFd]).toEqual([true, '3', '0', 3]);
+    expect(launch.sandboxed).toBe(false);
     expect(launch.env.HOME).toBe(launch.env.TMPDIR);
     launch.cleanup();
   });
@@ -84,6 +132,14 @@ describe('exceeded caps', () => {
     expect(exceededCap(capped, { code: null, signal: 'SIGXCPU' }, '')).toBe('the CPU-time cap of 2 s per episode (--agent-cpu-seconds)');
     expect(exceededCap(capped, { code: 152, signal: null }, '')).toBe('the CPU-time cap of 2 s per episode (--agent-cpu-seconds)');
     expect(exceededCap(options(), { code: 152, signal: null }, '')).toBeUndefined();
+  });
+
+  it('names the cap the watchdog or the cgroup saw over the whole tree, whatever the exit', () => {
+    const killed = { code: null, signal: 'SIGKILL' };
+    expect(exceededCap(capped, killed, '', 'memory')).toBe('the memory cap of 256 MiB (--agent-memory)');
+    expect(exceededCap(capped, killed, '', 'cpu')).toBe('the CPU-time cap of 2 s per episode (--agent-cpu-seconds)');
+    expect(exceededCap(capped, killed, '', 'processes')).toBe('the process cap of 256 (--agent-max-processes)');
+    expect(exceededCap(capped, killed, '')).toBeUndefined();
   });
 
   it('names the memory cap from an out-of-memory report of a failed process', () => {

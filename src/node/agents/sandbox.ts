@@ -1,22 +1,25 @@
 /**
  * The sandbox of user agents (docs/agents.md "Sandbox"): every module host
  * and every command agent runs under bubblewrap (`bwrap`, Debian's
- * `bubblewrap`), never a home-made namespace tool:
+ * `bubblewrap`), never a home-made namespace tool. This file probes it and
+ * decides what an agent may read; sandbox-launch.ts starts it,
+ * seccomp-filter.ts is its syscall filter, sandbox-limits.ts holds the
+ * limits per episode.
  *
  * - the file system is the system runtime read-only (/usr, /bin, /lib*, a
- *   few /etc files a runtime needs), the folders the session names
- *   read-only (the agent's own folder, an interpreter's installation folder,
- *   for the module host the project's host files), a private empty /tmp
- *   (the only writable place, sized by the memory cap), a new /proc and a
- *   minimal /dev; nothing else exists;
+ *   few /etc files a runtime needs), exactly the agent's own files
+ *   read-only (its --agent-path folders, or its script's folder unless that
+ *   is a shared folder such as /tmp or /, then the script alone), an
+ *   interpreter's installation folder, for the module host the project's
+ *   host files; a private empty /tmp and /dev/shm (the only writable
+ *   places, in memory), a new /proc and a minimal /dev; nothing else;
+ * - never root: a root evaluator runs agents as uid/gid 65534 in an
+ *   unprivileged user namespace (no capabilities, no groups);
  * - no network (an empty network namespace) unless --agent-network;
  * - its own PID namespace, --die-with-parent and a new session: when the
  *   agent process ends or is killed, every descendant dies with it;
- * - no capabilities; an environment reduced to an allowlist plus
- *   --agent-env names; HOME and TMPDIR are the private /tmp;
- * - RLIMIT_DATA (--agent-memory; RLIMIT_AS would stop Node, whose
- *   WebAssembly reserves address space) and RLIMIT_CPU
- *   (--agent-cpu-seconds), set by util-linux `prlimit` inside the sandbox.
+ * - an environment reduced to an allowlist plus --agent-env names; HOME and
+ *   TMPDIR are the private /tmp; only stdio and the protocol channel open.
  *
  * Where bubblewrap is missing or fails its probe (macOS, Windows, a Linux
  * without user namespaces) agents still run, with the same environment and
@@ -24,20 +27,28 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { AgentError } from '../../core/errors.js';
-import { AGENT_ENV_ALLOWLIST, describeMemory, type AgentIsolation, type AgentSandboxOptions } from './sandbox-options.js';
-import { processScope, type Release } from '../lifetime.js';
+import { type AgentIsolation, type AgentSandboxOptions } from './sandbox-options.js';
+
+/** The host uid and gid agents run as when the evaluator is root. */
+export const AGENT_UID = 65534;
+export const AGENT_GID = 65534;
+
+/** The uid and gid agents run as: 65534 when the evaluator is root on Linux, else the evaluator's own (undefined). */
+export function agentUser(): { uid: number; gid: number } | undefined {
+  return process.platform === 'linux' && process.getuid?.() === 0 ? { uid: AGENT_UID, gid: AGENT_GID } : undefined;
+}
 
 /** Set to `off` to run agents without the sandbox (diagnosis and tests of the `none` level). */
 export const SANDBOX_SWITCH_VARIABLE = 'EMBER_AGENT_SANDBOX';
 
 const BWRAP_PATHS = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
-const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'];
 const TRUE_PATHS = ['/usr/bin/true', '/bin/true'];
+const BASH_PATHS = ['/bin/bash', '/usr/bin/bash'];
 
 /** System folders bound read-only at the same place (or re-created as the same symlinks). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -46,7 +57,7 @@ const ETC_RUNTIME = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d',
 /** With --agent-network also name resolution and TLS roots. */
 const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf', '/etc/services', '/etc/protocols', '/etc/ssl', '/etc/ca-certificates', '/etc/pki'];
 
-function executable(paths: readonly string[]): string | undefined {
+export function executable(paths: readonly string[]): string | undefined {
   for (const path of paths) {
     try {
       accessSync(path, constants.X_OK);
@@ -68,7 +79,7 @@ function isSystemPath(path: string): boolean {
 }
 
 /** bwrap arguments that rebuild the system runtime, read-only. */
-function systemArgs(network: boolean): string[] {
+export function systemArgs(network: boolean): string[] {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) {
     let stat;
@@ -101,17 +112,21 @@ function runProbe(): SandboxProbe {
   if (process.platform !== 'linux') return none(`bubblewrap runs on Linux only, this is ${process.platform}`);
   const bwrap = executable(BWRAP_PATHS);
   if (bwrap === undefined) return none('bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt-get install bubblewrap');
+  // The launcher (sandbox-launch.ts) that closes inherited descriptors and passes the syscall filter.
+  if (executable(BASH_PATHS) === undefined) return none('bash, which starts the sandbox, is not installed');
   const trueBin = executable(TRUE_PATHS) ?? '/bin/true';
+  // As the agents will run: a root evaluator's agents are uid 65534 in an unprivileged user namespace.
+  const user = agentUser();
   const probeRun = (size: string[]) => {
     const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...systemArgs(false), '--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', '/tmp', '--', trueBin];
-    return spawnSync(bwrap, args, { env: {}, encoding: 'utf8', timeout: 10_000 });
+    return spawnSync(bwrap, args, { env: {}, encoding: 'utf8', timeout: 10_000, cwd: '/', ...(user ?? {}) });
   };
   if (probeRun(['--size', '1048576']).status === 0) return { isolation: 'sandboxed', reason: undefined, bwrap, tmpfsSize: true };
   const run = probeRun([]);
   if (run.error) return none(`bubblewrap failed its probe run: ${run.error.message}`);
   if (run.status !== 0) {
     const why = (run.stderr ?? '').trim().split('\n')[0] || `exit ${run.status ?? run.signal}`;
-    return none(`bubblewrap failed its probe run (${why}); user namespaces may be disabled`);
+    return none(`bubblewrap failed its probe run${user === undefined ? '' : ` as uid ${AGENT_UID}`} (${why}); unprivileged user namespaces may be disabled`);
   }
   return { isolation: 'sandboxed', reason: undefined, bwrap, tmpfsSize: false };
 }
@@ -146,7 +161,7 @@ export function checkIsolation(options: AgentSandboxOptions, write: (text: strin
 // What an agent may read
 
 /** The real path of an existing path, or undefined. */
-function real(path: string): string | undefined {
+export function real(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
@@ -155,19 +170,72 @@ function real(path: string): string | undefined {
 }
 
 /**
- * The folder an executable is installed in: the parent of its `bin/`
- * (a pyenv version, a conda env, a venv, an nvm Node), else its own
- * folder; never the home folder or `/` itself. System paths need nothing.
+ * A folder that many unrelated things live in, never given to an agent
+ * whole: `/`, the home folder or one of its ancestors, and any folder
+ * anyone may write to (sticky or world-writable: /tmp, /var/tmp, /dev/shm).
+ */
+export function isSharedFolder(dir: string): boolean {
+  if (dir === '/' || isInside(homedir(), dir)) return true;
+  try {
+    return (statSync(dir).mode & 0o1002) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What of an executable's installation the agent may read: the parent of
+ * its `bin/` (a pyenv version, a conda env, a venv, an nvm Node), else its
+ * own folder; where that is a shared folder (/tmp, /, the home), the
+ * program file alone. System paths need nothing.
  */
 export function installationFolder(program: string): string | undefined {
   if (isSystemPath(program)) return undefined;
   const dir = dirname(program);
   // bin/ of an installation; shims/ of pyenv (rbenv, nodenv), whose shims run the installation's own tools.
   const parent = basename(dir) === 'bin' || basename(dir) === 'shims' ? dirname(dir) : dir;
-  const home = homedir();
-  // Never the whole home (or an ancestor of it): then only the program's own folder.
-  if (parent === '/' || isInside(home, parent)) return dir === '/' || isInside(home, dir) ? undefined : dir;
-  return parent;
+  if (!isSharedFolder(parent)) return parent;
+  return isSharedFolder(dir) ? program : dir;
+}
+
+/**
+ * The first path on the way to `path` that the uid and gid cannot pass (a
+ * folder they cannot search, or the end they cannot read), or undefined.
+ * A path that does not exist is not blocked here (bubblewrap names it).
+ */
+export function blockedFor(path: string, uid: number, gid: number): string | undefined {
+  const parts = path.split(sep).filter((part) => part !== '');
+  for (let i = 0; i <= parts.length; i++) {
+    const current = sep + parts.slice(0, i).join(sep);
+    let stat;
+    try {
+      stat = statSync(current);
+    } catch {
+      return undefined;
+    }
+    const need = i < parts.length ? 0o1 : stat.isDirectory() ? 0o5 : 0o4;
+    const bits = stat.uid === uid ? (stat.mode >> 6) & 7 : stat.gid === gid ? (stat.mode >> 3) & 7 : stat.mode & 7;
+    if ((bits & need) !== need) return current;
+  }
+  return undefined;
+}
+
+/**
+ * Under a root evaluator agents run as uid 65534: every path they are
+ * given must be reachable by it, else AgentError naming the path and the
+ * fix (bubblewrap, itself unprivileged, could not even bind it).
+ */
+function checkReachable(paths: readonly string[]): void {
+  const user = agentUser();
+  if (user === undefined) return;
+  for (const path of paths) {
+    const blocked = blockedFor(path, user.uid, user.gid);
+    if (blocked === undefined) continue;
+    throw new AgentError(
+      'model_error',
+      `the sandbox runs agents as uid ${user.uid} (nobody), never as root, and ${blocked} is not ${blocked === path ? 'readable' : 'searchable'} by that uid, so the agent cannot use ${path}: make it readable by others (chmod o+rX), keep the agent and its interpreter outside private folders such as /root, or run the evaluator as an ordinary user`,
+    );
+  }
 }
 
 /**
@@ -183,14 +251,29 @@ export function containedAgentModule(file: string, agentPaths: readonly string[]
   return { file: realFile, folders };
 }
 
+function packageRoot(hostEntry: string): string {
+  let root = dirname(resolve(hostEntry));
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  return root;
+}
+
+/** The package's node_modules as a link to its real place, when it is a symbolic link (a worktree sharing one install). */
+export function hostRuntimeLinks(hostEntry: string): [string, string][] {
+  const modules = join(packageRoot(hostEntry), 'node_modules');
+  try {
+    return lstatSync(modules).isSymbolicLink() ? [[realpathSync(modules), modules]] : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The project files the module host itself needs, read-only: the top folder
  * of the host entry under its package root (src/ or dist/), the package's
  * package.json (module type) and node_modules (tsx).
  */
 export function hostRuntimeFolders(hostEntry: string): string[] {
-  let root = dirname(resolve(hostEntry));
-  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  const root = packageRoot(hostEntry);
   const entry = resolve(hostEntry);
   const top = join(root, entry.slice(root.length + 1).split(sep)[0]!);
   const out = [top, join(root, 'package.json'), join(root, 'node_modules')].filter((p) => existsSync(p));
@@ -200,21 +283,26 @@ export function hostRuntimeFolders(hostEntry: string): string[] {
 }
 
 /**
- * The folders a command agent may read: its --agent-path folders, or by
- * default the folder of the script it names (its first argument that is an
- * existing file), plus the installation folder of its program (the path as
- * found on PATH and after symbolic links). Symbolic links are resolved.
+ * What a command agent may read: its --agent-path folders, or by default
+ * the folder of the script it names (its first argument that is an
+ * existing file; the script alone when that folder is shared, such as
+ * /tmp), plus the installation of its program (the path as found on PATH
+ * and after symbolic links) unless the program is one of those files.
+ * Symbolic links are resolved.
  */
 export function commandFolders(program: string, args: readonly string[], agentPaths: readonly string[]): string[] {
-  const out: string[] = [];
+  const own: string[] = [];
   if (agentPaths.length > 0) {
-    for (const dir of agentPaths) out.push(real(dir) ?? resolve(dir));
+    for (const dir of agentPaths) own.push(real(dir) ?? resolve(dir));
   } else {
     const script = args.find((arg) => !arg.startsWith('-') && isFile(arg));
-    if (script !== undefined) out.push(dirname(real(script)!));
+    const file = script === undefined ? undefined : real(script)!;
+    if (file !== undefined) own.push(isSharedFolder(dirname(file)) ? file : dirname(file));
   }
+  const out = [...own];
   for (const path of [program, real(program)]) {
-    const folder = path === undefined ? undefined : installationFolder(path);
+    if (path === undefined || own.some((dir) => isInside(path, dir))) continue;
+    const folder = installationFolder(path);
     const found = folder === undefined ? undefined : real(folder);
     if (found !== undefined) out.push(found);
   }
@@ -237,159 +325,23 @@ export interface SandboxPlan {
   readonly options: AgentSandboxOptions;
   /** Real paths the agent may read. */
   readonly readOnly: readonly string[];
-}
-
-export interface SandboxLaunch {
-  /** The executable to spawn (bwrap, prlimit or the program itself). */
-  readonly command: string;
-  /** Its arguments; they end with the program and its arguments. */
-  readonly args: string[];
-  readonly env: Record<string, string>;
-  readonly cwd: string;
-  /** Removes the private temporary folder of an unsandboxed agent. */
-  cleanup(): void;
+  /** Symbolic links re-created in the sandbox, [target, path]: a package's node_modules that links elsewhere. */
+  readonly links?: readonly (readonly [string, string])[];
 }
 
 /** The plan of a command agent: the isolation now (probe, --require-isolation), its folders. */
 export function commandSandboxPlan(program: string, args: readonly string[], options: AgentSandboxOptions, agentPaths: readonly string[]): SandboxPlan {
   const isolation = checkIsolation(options);
-  return { isolation, options, readOnly: isolation === 'sandboxed' ? commandFolders(program, args, agentPaths) : [] };
+  const readOnly = isolation === 'sandboxed' ? commandFolders(program, args, agentPaths) : [];
+  if (isolation === 'sandboxed') checkReachable([...readOnly, program]);
+  return { isolation, options, readOnly };
 }
 
 /** The plan of a module host: the agent's (resolved) folders and the host's own runtime. */
 export function moduleSandboxPlan(hostEntry: string, folders: readonly string[], options: AgentSandboxOptions): SandboxPlan {
   const isolation = checkIsolation(options);
-  return { isolation, options, readOnly: isolation === 'sandboxed' ? [...new Set([...folders, ...hostRuntimeFolders(hostEntry)])] : [] };
+  const readOnly = isolation === 'sandboxed' ? [...new Set([...folders, ...hostRuntimeFolders(hostEntry)])] : [];
+  if (isolation === 'sandboxed') checkReachable([...readOnly, real(process.execPath) ?? process.execPath]);
+  return { isolation, options, readOnly, links: isolation === 'sandboxed' ? hostRuntimeLinks(hostEntry) : [] };
 }
 
-/** The process environment of an agent: the allowlist, --agent-env names, HOME and TMPDIR. */
-export function agentEnvironment(options: AgentSandboxOptions, tmp: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  // Windows programs (Node itself) do not start without these.
-  const platform = process.platform === 'win32' ? ['SYSTEMROOT', 'WINDIR', 'PATHEXT', 'COMSPEC'] : [];
-  for (const name of [...AGENT_ENV_ALLOWLIST, ...platform, ...options.env]) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  env.HOME = tmp;
-  env.TMPDIR = tmp;
-  return env;
-}
-
-function capArgs(options: AgentSandboxOptions): string[] {
-  const prlimit = executable(PRLIMIT_PATHS);
-  if (prlimit === undefined) return [];
-  const args = [prlimit, `--data=${options.memoryBytes}`];
-  // Soft limit: SIGXCPU; one second later the hard limit SIGKILLs an agent that ignores it.
-  if (options.cpuSeconds !== undefined) args.push(`--cpu=${options.cpuSeconds}:${options.cpuSeconds + 1}`);
-  return [...args, '--'];
-}
-
-/**
- * How to start `program args` under the plan. Relative arguments naming
- * existing files are made absolute when the current folder is not visible
- * in the sandbox (the agent then starts in its private /tmp).
- */
-export function sandboxLaunch(plan: SandboxPlan, program: string, args: readonly string[]): SandboxLaunch {
-  const { options } = plan;
-  const cwd = process.cwd();
-  if (plan.isolation === 'none') {
-    const tmp = mkdtempSync(join(tmpdir(), 'ember-agent-'));
-    const caps = capArgs(options);
-    const [command, ...rest] = caps.length > 0 ? [...caps, program, ...args] : [program, ...args];
-    return { command: command!, args: rest, env: agentEnvironment(options, tmp), cwd, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
-  }
-  const probe = probeSandbox();
-  const visible = plan.readOnly.some((dir) => isInside(real(cwd) ?? cwd, dir));
-  const programArgs = visible ? [...args] : args.map((arg) => (!isAbsolute(arg) && !arg.startsWith('-') && existsSync(arg) ? (real(arg) ?? resolve(arg)) : arg));
-  const bwrap = ['--unshare-all', ...(options.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
-  bwrap.push(...systemArgs(options.network), '--proc', '/proc', '--dev', '/dev');
-  // The private /tmp lives in memory: it counts against the memory cap where bubblewrap can size it.
-  bwrap.push(...(probe.tmpfsSize ? ['--size', String(options.memoryBytes)] : []), '--tmpfs', '/tmp');
-  for (const path of plan.readOnly) bwrap.push('--ro-bind', path, path);
-  bwrap.push('--chdir', visible ? (real(cwd) ?? cwd) : '/tmp', '--');
-  return {
-    command: probe.bwrap!,
-    args: [...bwrap, ...capArgs(options), program, ...programArgs],
-    env: agentEnvironment(options, '/tmp'),
-    cwd,
-    cleanup: () => undefined,
-  };
-}
-
-/** The exit status bubblewrap reports for a child killed by signal N is 128 + N. */
-const SIGXCPU_STATUS = 128 + 24;
-const OUT_OF_MEMORY = /out of memory|MemoryError|Cannot allocate memory|allocation failed|bad_alloc|ENOMEM/i;
-
-/**
- * An agent's own error message, with the memory cap named when the message
- * is an allocation failure (the process lived on and reported it itself).
- */
-export function withMemoryCapNote(message: string, options: AgentSandboxOptions | undefined): string {
-  if (options === undefined || !OUT_OF_MEMORY.test(message)) return message;
-  return `${message} (the agent ran into the memory cap of ${describeMemory(options.memoryBytes)} (--agent-memory))`;
-}
-
-/**
- * Which cap an exited agent process ran into, as a phrase for
- * "agent process exceeded ..." (undefined if none).
- */
-export function exceededCap(options: AgentSandboxOptions, exit: { code: number | null; signal: string | null }, stderr: string): string | undefined {
-  if (options.cpuSeconds !== undefined && (exit.signal === 'SIGXCPU' || exit.code === SIGXCPU_STATUS)) {
-    return `the CPU-time cap of ${options.cpuSeconds} s per episode (--agent-cpu-seconds)`;
-  }
-  if ((exit.code !== 0 || exit.signal !== null) && OUT_OF_MEMORY.test(stderr)) {
-    return `the memory cap of ${describeMemory(options.memoryBytes)} (--agent-memory)`;
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------
-// Launched processes
-
-interface Launched {
-  readonly options: AgentSandboxOptions;
-  readonly launch: SandboxLaunch;
-  /** Drops the cleanup from the process scope once it ran. */
-  readonly release: Release;
-  /** Whether its stderr ever reported running out of memory (the 4 KiB tail may have lost it). */
-  readonly stderrWatch: { sawOutOfMemory: boolean };
-}
-
-const launched = new WeakMap<object, Launched>();
-
-/** Remembers how a child was launched, for {@link settleLaunch} (child-lifecycle.ts calls it at exit). */
-export function registerLaunch(child: { readonly stderr?: NodeJS.ReadableStream | null }, options: AgentSandboxOptions, launch: SandboxLaunch): void {
-  // An unsandboxed agent's temporary folder must not outlive the evaluator either (lifetime.ts runs it at exit).
-  const cleanup = (): void => {
-    try {
-      launch.cleanup();
-    } catch {
-      // best effort at exit
-    }
-  };
-  // V8 prints its "heap out of memory" before a long native stack trace: watch the whole stream, not the tail.
-  const stderrWatch = { sawOutOfMemory: false };
-  let carry = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    if (stderrWatch.sawOutOfMemory) return;
-    const text = carry + chunk.toString('latin1');
-    stderrWatch.sawOutOfMemory = OUT_OF_MEMORY.test(text);
-    carry = text.slice(-64);
-  });
-  launched.set(child, { options, launch, release: processScope.add({ dispose: cleanup, onExit: cleanup }), stderrWatch });
-}
-
-/** At a launched child's exit: removes its temporary folder and names the cap it exceeded, if any. */
-export function settleLaunch(child: object, exit: { code: number | null; signal: string | null }, stderr: () => string): string | undefined {
-  const entry = launched.get(child);
-  if (entry === undefined) return undefined;
-  launched.delete(child);
-  entry.release();
-  try {
-    entry.launch.cleanup();
-  } catch {
-    // A temporary folder that cannot be removed is not the episode's failure.
-  }
-  return exceededCap(entry.options, exit, entry.stderrWatch.sawOutOfMemory ? 'out of memory' : stderr());
-}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /** Shared helpers of the agent host tests (not part of the build). */
 
 import { AgentError } from '../../core/errors.js';
@@ -49,3 +50,10 @@ export async function endingsOfBothPaths(start: EpisodeStart, factory: () => Age
   const viaAct = await ending(runEpisode(start, actOnly(await factory())));
   return { viaView, viaAct };
 }
+
+/**
+ * The Python for tests of sandboxed command agents: under a root evaluator
+ * agents run as uid 65534, which cannot reach a pyenv under /root (the
+ * sandbox then refuses, by name); the system Python it can.
+ */
+export const TEST_PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
