@@ -103,7 +103,7 @@ function openError(path: string, kind: InputKind, error: unknown): ValidationErr
 
 /** Largest read chunk once a file turns out bigger than its size said (it grew, or it is a pipe). */
 const READ_CHUNK_BYTES = MiB;
-/** Bytes per read while the strings of a text are checked: a refusal comes at most this far past the limit. */
+/** Bytes per read while the strings of a text are checked: a refusal reads at most this far past the limit. */
 const GUARDED_READ_BYTES = 8 * MiB;
 
 /**
@@ -125,24 +125,44 @@ export interface ReadInputOptions {
   readonly maxStringBytes?: number;
 }
 
-function stringTooLong(label: string, kind: InputKind, at: number, max: number): ValidationError {
-  return new ValidationError(`${label}: ${kind} has a string of more than ${describeBytes(max)} (starting at byte ${at}), more than any field of a ${kind} can hold: it is not a ${kind} made by emberbench`);
+/** The refusal of a text holding a string longer than `max` bytes, starting at byte `at`. */
+export function stringTooLong(label: string, kind: InputKind, at: number, max: number): ValidationError {
+  return new ValidationError(`${label}: ${kind} has a string of more than ${describeBytes(max)} (from byte ${at}), the most one string of it may hold: it was not made by emberbench`);
+}
+
+/**
+ * Checks the strings of a regular file before it is read whole (positioned
+ * reads of GUARDED_READ_BYTES; the file position does not move), so that a
+ * refused file never costs a buffer of its size.
+ */
+function checkStrings(fd: number, size: number, label: string, kind: InputKind, maxStringBytes: number): void {
+  const guard = new JsonStringLengthGuard(maxStringBytes);
+  const buffer = Buffer.allocUnsafe(Math.min(GUARDED_READ_BYTES, size + 1));
+  for (let offset = 0; ; ) {
+    const n = readSync(fd, buffer, 0, buffer.length, offset);
+    if (n === 0) return;
+    const at = guard.push(buffer.subarray(0, n));
+    if (at >= 0) throw stringTooLong(label, kind, at, maxStringBytes);
+    offset += n;
+  }
 }
 
 /**
  * The bytes of an input file, bounded: the size is checked before reading,
  * and reading stops one byte past the limit (a file that grows while it is
- * read, or a pipe, cannot get past it either), or at the first byte of a
- * string past `maxStringBytes`.
+ * read, or a pipe, cannot get past it either). With `maxStringBytes`, a
+ * string longer than that is refused at its first byte past the limit.
  */
 export function readBytesInput(path: string, kind: InputKind, limitOrOptions: number | ReadInputOptions = {}): Buffer {
   const opts: ReadInputOptions = typeof limitOrOptions === 'number' ? { limit: limitOrOptions } : limitOrOptions;
   const limit = opts.limit ?? INPUT_SIZE_LIMITS[kind];
   const label = opts.label ?? path;
-  const guard = opts.maxStringBytes === undefined ? undefined : new JsonStringLengthGuard(opts.maxStringBytes);
   const { fd, stat } = openInput(path, kind, label);
   try {
     if (stat.isFile() && stat.size > limit) throw tooLarge(label, kind, stat.size, limit);
+    if (stat.isFile() && opts.maxStringBytes !== undefined) checkStrings(fd, stat.size, label, kind, opts.maxStringBytes);
+    // A pipe cannot be read twice: its strings are checked as they arrive.
+    const guard = !stat.isFile() && opts.maxStringBytes !== undefined ? new JsonStringLengthGuard(opts.maxStringBytes) : undefined;
     const chunks: Buffer[] = [];
     let total = 0;
     // One byte more than the stated size, to see the end (or growth) in one read.
@@ -150,7 +170,7 @@ export function readBytesInput(path: string, kind: InputKind, limitOrOptions: nu
     for (;;) {
       let filled = 0;
       while (filled < buffer.length) {
-        const n = readSync(fd, buffer, filled, guard === undefined ? buffer.length - filled : Math.min(GUARDED_READ_BYTES, buffer.length - filled), null);
+        const n = readSync(fd, buffer, filled, buffer.length - filled, null);
         if (n === 0) break;
         const at = guard?.push(buffer.subarray(filled, filled + n)) ?? -1;
         if (at >= 0) throw stringTooLong(label, kind, at, guard!.maxBytes);

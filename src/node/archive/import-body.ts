@@ -15,7 +15,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { readTextInput } from '../inputs.js';
+import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
+import { MAX_RESULT_STRING_BYTES, readTextInput, stringTooLong } from '../inputs.js';
 import { prepareImport, type DuplicateImport, type PreparedImport } from './import-prepare.js';
 import { openArchiveFile } from './db.js';
 
@@ -60,10 +61,18 @@ class FileSink implements StringSink {
   private readonly pending: Buffer[] = [];
   private pendingBytes = 0;
   readonly fd: number;
-  constructor(readonly path: string) {
+  /** `refuse`: the check of a result's strings while it is decoded (the same as reading it back would make, but before the rest is written). */
+  constructor(
+    readonly path: string,
+    private readonly check?: { readonly guard: JsonStringLengthGuard; readonly refuse: (at: number) => Error },
+  ) {
     this.fd = openSync(path, 'wx', 0o600);
   }
   put(bytes: Uint8Array): void {
+    if (this.check !== undefined) {
+      const at = this.check.guard.push(bytes);
+      if (at >= 0) throw this.check.refuse(at);
+    }
     this.pending.push(Buffer.from(bytes));
     this.pendingBytes += bytes.length;
     if (this.pendingBytes >= READ_BYTES) this.flush();
@@ -208,6 +217,9 @@ export function decodeImportBody(bodyFile: string, dir: string): DecodedImportBo
   const sinks: FileSink[] = [];
   try {
     const reader = new BodyReader(fd);
+    let fileName: string | undefined;
+    let resultFile: string | undefined;
+    let operational: { fileName?: string; file?: string } | undefined;
     const stringField = (field: string, sink: StringSink): void => {
       if (reader.token() !== 0x22) throw bad(field, 'expected a string');
       reader.string(field, sink);
@@ -220,16 +232,17 @@ export function decodeImportBody(bodyFile: string, dir: string): DecodedImportBo
       return name;
     };
     const textField = (field: string, file: string): string => {
-      const sink = new FileSink(join(dir, file));
+      const check =
+        field === 'text'
+          ? { guard: new JsonStringLengthGuard(MAX_RESULT_STRING_BYTES), refuse: (at: number) => stringTooLong(fileName ?? 'the imported result', 'evaluation result', at, MAX_RESULT_STRING_BYTES) }
+          : undefined;
+      const sink = new FileSink(join(dir, file), check);
       sinks.push(sink);
       stringField(field, sink);
       sink.close();
       sinks.pop();
       return sink.path;
     };
-    let fileName: string | undefined;
-    let resultFile: string | undefined;
-    let operational: { fileName?: string; file?: string } | undefined;
     reader.object('', (key, field) => {
       if (key === 'fileName') fileName = nameField(field);
       else if (key === 'text') resultFile = textField(field, 'result.json');
