@@ -167,4 +167,46 @@ describe('the browser-mode server', () => {
     const text = await received;
     expect(text).toContain('event: archive.changed\ndata: {"trialId":7}');
   });
+
+  it('drops an event-stream page that stops reading instead of buffering for it', async () => {
+    const small = await startWorkbenchServer({ handlers, staticDir: dir, port: 0, limits: { maxEventBufferBytes: 64 * 1024 } });
+    try {
+      const { res, closed } = await new Promise<{ res: import('node:http').IncomingMessage; closed: Promise<number> }>((resolveStream, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: small.port, path: '/api/events', headers: { host: `127.0.0.1:${small.port}`, authorization: `Bearer ${small.token}` } }, (stream) => {
+          let bytes = 0;
+          stream.on('data', (c: Buffer) => (bytes += c.length));
+          const ended = new Promise<number>((done) => stream.once('close', () => done(bytes)));
+          stream.on('error', () => undefined);
+          resolveStream({ res: stream, closed: ended });
+        });
+        req.on('error', (e) => (String(e).includes('socket hang up') || String(e).includes('ECONNRESET') ? undefined : reject(e)));
+        req.end();
+      });
+      // The page stops reading; 64 MiB of events follow (far more than the socket buffers hold).
+      res.pause();
+      const payload = { text: 'x'.repeat(1024 * 1024) };
+      for (let i = 0; i < 64; i++) {
+        small.broadcast('archive.changed', payload);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      res.resume();
+      const received = await closed;
+      expect(received).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
+  it('keeps one cookie per server: each accepts only its own, so two servers stay logged in side by side', async () => {
+    const second = await startWorkbenchServer({ handlers, staticDir: dir, port: 0 });
+    try {
+      const cookieOf = async (s: WorkbenchServer): Promise<string> => String((await send(s, `/?token=${s.token}`)).headers['set-cookie']).split(';')[0]!;
+      const both = `${await cookieOf(server)}; ${await cookieOf(second)}`;
+      expect((await send(server, server.appPath, { headers: { cookie: both } })).status).toBe(200);
+      expect((await send(second, second.appPath, { headers: { cookie: both } })).status).toBe(200);
+      expect((await send(second, second.appPath, { headers: { cookie: await cookieOf(server) } })).status).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
 });
