@@ -20,19 +20,21 @@ interface FixtureOptions {
 const opts = JSON.parse(process.argv[2]!) as FixtureOptions;
 if (opts.jobHeapMb !== undefined) setArchiveJobHeapLimit(opts.jobHeapMb);
 const root = join(import.meta.dirname, '..', '..');
-let server: WorkbenchServer | undefined;
+// Events go to the server once it listens.
+const listening: { server?: WorkbenchServer } = {};
 const services = await createWorkbenchServices({
   archivePath: opts.archive,
   publicSuiteDir: join(root, 'scenarios', 'public', 'v1'),
   entryPoints: defaultEntryPoints(),
   mode: 'browser',
   version: 'test',
-  emit: (event, payload) => server?.broadcast(event, payload),
+  emit: (event, payload) => listening.server?.broadcast(event, payload),
 });
-server = await startWorkbenchServer({ handlers: services.handlers, importBody: services.importBody, staticDir: join(root, 'test', 'server'), port: 0, limits: opts.limits });
+const server = await startWorkbenchServer({ handlers: services.handlers, importBody: services.importBody, staticDir: join(root, 'test', 'server'), port: 0, limits: opts.limits });
+listening.server = server;
 process.stdout.write(`${JSON.stringify({ origin: server.origin, port: server.port, token: server.token, appPath: server.appPath })}\n`);
 process.once('SIGTERM', () => {
-  void server!
+  void server
     .close()
     .then(() => services.dispose())
     .then(() => process.exit(0));
