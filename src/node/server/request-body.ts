@@ -32,6 +32,9 @@ export interface BodyBounds {
  * connection; the rest of the body is never read).
  */
 function receive(req: IncomingMessage, bounds: BodyBounds, sink: (chunk: Buffer) => void): Promise<number> {
+  const tooLarge = (): BodyRefused => new BodyRefused(413, `this call's body may be at most ${describeBytes(bounds.limit)}`);
+  // A body announced larger than the limit is refused before any of it is read.
+  if (Number(req.headers['content-length'] ?? 0) > bounds.limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     let size = 0;
     let done = false;
@@ -52,7 +55,7 @@ function receive(req: IncomingMessage, bounds: BodyBounds, sink: (chunk: Buffer)
     const total = setTimeout(() => finish(tooSlow()), bounds.totalTimeoutMs);
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > bounds.limit) return finish(new BodyRefused(413, `this call's body may be at most ${describeBytes(bounds.limit)}`));
+      if (size > bounds.limit) return finish(tooLarge());
       clearTimeout(idle);
       idle = setTimeout(() => finish(tooSlow()), bounds.idleTimeoutMs);
       try {
