@@ -6,6 +6,7 @@
 
 import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
+import { JsonStringLengthGuard } from '../core/json/string-limit.js';
 import { parseScenarioText } from '../core/world/scenario.js';
 import type { Scenario } from '../core/world/scenario-types.js';
 import { SUITE_MANIFEST_FILE, loadSuite, type Suite } from '../core/world/suite.js';
@@ -105,16 +106,66 @@ function openError(path: string, kind: InputKind, error: unknown): ValidationErr
 
 /** Largest read chunk once a file turns out bigger than its size said (it grew, or it is a pipe). */
 const READ_CHUNK_BYTES = MiB;
+/** Bytes per read while the strings of a text are checked: a refusal reads at most this far past the limit. */
+const GUARDED_READ_BYTES = 8 * MiB;
+
+/**
+ * The longest string an evaluation result may hold, as written (escapes
+ * counted as their bytes). The longest legal one is far shorter: a step's
+ * `actions` or `moved` has one character per person (at most 10,000), a
+ * failure message at most 2,000 characters, a model ID at most 256. Checked
+ * while the file is read (JsonStringLengthGuard), so a result with a huge
+ * string is refused after reading about this much of it, in bounded memory.
+ */
+export const MAX_RESULT_STRING_BYTES = MiB;
+
+/** How an input file is read: the limit of its size, the name its messages give it, and a bound on its strings. */
+export interface ReadInputOptions {
+  readonly limit?: number;
+  /** The name the user knows the file by (an upload's name); the path by default. */
+  readonly label?: string;
+  /** Refuse a JSON string longer than this many bytes, while reading. */
+  readonly maxStringBytes?: number;
+}
+
+/** The refusal of a text holding a string longer than `max` bytes, starting at byte `at`. */
+export function stringTooLong(label: string, kind: InputKind, at: number, max: number): ValidationError {
+  return new ValidationError(`${label}: ${kind} has a string of more than ${describeBytes(max)} (from byte ${at}), the most one string of it may hold: it was not made by emberbench`);
+}
+
+/**
+ * Checks the strings of a regular file before it is read whole (positioned
+ * reads of GUARDED_READ_BYTES; the file position does not move), so that a
+ * refused file never costs a buffer of its size.
+ */
+function checkStrings(fd: number, size: number, label: string, kind: InputKind, maxStringBytes: number): void {
+  const guard = new JsonStringLengthGuard(maxStringBytes);
+  const buffer = Buffer.allocUnsafe(Math.min(GUARDED_READ_BYTES, size + 1));
+  for (let offset = 0; ; ) {
+    const n = readSync(fd, buffer, 0, buffer.length, offset);
+    if (n === 0) return;
+    const at = guard.push(buffer.subarray(0, n));
+    if (at >= 0) throw stringTooLong(label, kind, at, maxStringBytes);
+    offset += n;
+  }
+}
 
 /**
  * The bytes of an input file, bounded: the size is checked before reading,
  * and reading stops one byte past the limit (a file that grows while it is
- * read, or a pipe, cannot get past it either).
+ * read, or a pipe, cannot get past it either). With `maxStringBytes`, a
+ * string longer than that is refused at its first byte past the limit.
  */
-export function readBytesInput(path: string, kind: InputKind, limit = INPUT_SIZE_LIMITS[kind]): Buffer {
-  const { fd, stat } = openInput(path, kind);
+export function readBytesInput(path: string, kind: InputKind, limitOrOptions: number | ReadInputOptions = {}): Buffer {
+  const opts: ReadInputOptions = typeof limitOrOptions === 'number' ? { limit: limitOrOptions } : limitOrOptions;
+  const limit = opts.limit ?? INPUT_SIZE_LIMITS[kind];
+  const label = opts.label ?? path;
+  const { fd, stat } = openInput(path, kind, label);
   try {
-    if (stat.isFile() && stat.size > limit) throw tooLarge(path, kind, stat.size, limit);
+    if (stat.isFile() && stat.size > limit) throw tooLarge(label, kind, stat.size, limit);
+    if (stat.isFile() && opts.maxStringBytes !== undefined) checkStrings(fd, stat.size, label, kind, opts.maxStringBytes);
+    // A pipe cannot be read twice: its strings are checked as they arrive.
+    const guard = !stat.isFile() && opts.maxStringBytes !== undefined ? new JsonStringLengthGuard(opts.maxStringBytes) : undefined;
     const chunks: Buffer[] = [];
     let total = 0;
     // One byte more than the stated size, to see the end (or growth) in one read.
@@ -124,38 +175,40 @@ export function readBytesInput(path: string, kind: InputKind, limit = INPUT_SIZE
       while (filled < buffer.length) {
         const n = readSync(fd, buffer, filled, buffer.length - filled, null);
         if (n === 0) break;
+        const at = guard?.push(buffer.subarray(filled, filled + n)) ?? -1;
+        if (at >= 0) throw stringTooLong(label, kind, at, guard!.maxBytes);
         filled += n;
       }
       total += filled;
       chunks.push(buffer.subarray(0, filled));
-      if (total > limit) throw tooLarge(path, kind, undefined, limit);
+      if (total > limit) throw tooLarge(label, kind, undefined, limit);
       if (filled < buffer.length) break;
       buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limit + 1 - total));
     }
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    throw openError(path, kind, error);
+    throw openError(label, kind, error);
   } finally {
     closeSync(fd);
   }
 }
 
 /** Opens an input file for reading: its descriptor (the caller closes it) and status; a directory is refused. */
-function openInput(path: string, kind: InputKind): { fd: number; stat: Stats } {
+function openInput(path: string, kind: InputKind, label = path): { fd: number; stat: Stats } {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw openError(path, kind, error);
+    throw openError(label, kind, error);
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw openError(path, kind, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    if (stat.isDirectory()) throw openError(label, kind, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     return { fd, stat };
   } catch (error) {
     closeSync(fd);
-    throw error instanceof ValidationError ? error : openError(path, kind, error);
+    throw error instanceof ValidationError ? error : openError(label, kind, error);
   }
 }
 
@@ -176,17 +229,23 @@ export function inputFileSize(path: string, kind: InputKind): number | undefined
  * The text of an input file: it must exist, be a file, be no larger than the
  * limit of its kind (and {@link MAX_TEXT_INPUT_BYTES}), be valid UTF-8 and
  * not start with a byte order mark (no artifact of the benchmark has one,
- * and a BOM would silently change what a hand-edited file means).
+ * and a BOM would silently change what a hand-edited file means). An
+ * evaluation result's strings are bounded too (MAX_RESULT_STRING_BYTES).
+ * `label` names the file in messages (the path by default).
  */
-export function readTextInput(path: string, kind: InputKind): string {
-  const bytes = readBytesInput(path, kind, Math.min(INPUT_SIZE_LIMITS[kind], MAX_TEXT_INPUT_BYTES));
+export function readTextInput(path: string, kind: InputKind, label = path): string {
+  const bytes = readBytesInput(path, kind, {
+    limit: Math.min(INPUT_SIZE_LIMITS[kind], MAX_TEXT_INPUT_BYTES),
+    label,
+    ...(kind === 'evaluation result' ? { maxStringBytes: MAX_RESULT_STRING_BYTES } : {}),
+  });
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    throw new ValidationError(`${path}: ${kind} starts with a UTF-8 byte order mark; save it without one`);
+    throw new ValidationError(`${label}: ${kind} starts with a UTF-8 byte order mark; save it without one`);
   }
   try {
     return decoder.decode(bytes);
   } catch {
-    throw new ValidationError(`${path}: ${kind} is not valid UTF-8`);
+    throw new ValidationError(`${label}: ${kind} is not valid UTF-8`);
   }
 }
 

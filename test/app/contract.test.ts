@@ -56,7 +56,7 @@ beforeAll(async () => {
     version: '0.0.0-test',
     emit: () => undefined,
   });
-  server = await startWorkbenchServer({ handlers: services.handlers, staticDir: scratch, port: 0 });
+  server = await startWorkbenchServer({ handlers: services.handlers, importBody: services.importBody, staticDir: scratch, port: 0 });
   http = createApi(httpTransport(server.origin, server.token));
   ipc = createApi(ipcTransport());
 });

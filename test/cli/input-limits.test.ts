@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/core/json/strict-parse.js';
-import { INPUT_SIZE_LIMITS } from '../../src/node/inputs.js';
+import { INPUT_SIZE_LIMITS, MAX_RESULT_STRING_BYTES } from '../../src/node/inputs.js';
 import { cliArgv, jsonError, runCli } from './run-cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ember-cli-limits-'));
@@ -78,4 +78,36 @@ describe('input bounds', () => {
     expect(jsonError(result.stderr).message).toBe(`${path}: run record is ${INPUT_SIZE_LIMITS['run record'] + 1} bytes, more than 268435456 bytes (256 MiB), the limit for a run record`);
     rmSync(path);
   });
+
+  it('a result with a 300 MB string field: archive import, score and evaluation verify refuse it with exit 3, in bounded memory', () => {
+    // Written in pieces, never held: only the string limit (1 MiB) can refuse it, since a result may be GBs.
+    const path = join(scratch, 'huge-result.json');
+    const head = '{"episodes":[],"evaluation_result_version":"1.0","failures":[],"manifest":{},"manifest_hash":"0","model_id":"';
+    const fd = openSync(path, 'w');
+    writeSync(fd, head);
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    for (let i = 0; i < 300; i++) writeSync(fd, chunk);
+    writeSync(fd, '"}\n');
+    closeSync(fd);
+    const message = `${path}: evaluation result has a string of more than ${MAX_RESULT_STRING_BYTES} bytes (1 MiB) (from byte ${head.length - 1}), the most one string of it may hold: it was not made by emberbench`;
+    const suite = join(import.meta.dirname, '..', '..', 'scenarios', 'public', 'v1');
+    const commands = [
+      ['archive', 'import', path, '--archive', join(scratch, 'archive.sqlite'), '--json'],
+      ['score', '--suite', suite, '--result', path, '--out', join(scratch, 'score.json'), '--json'],
+      ['evaluation', 'verify', '--suite', suite, '--result', path, '--json'],
+    ];
+    for (const args of commands) {
+      const result = runCli(args);
+      expect(result.status, result.stderr).toBe(3);
+      expect(jsonError(result.stderr).message).toBe(message);
+    }
+
+    // Bounded memory: under a 192 MiB data limit (less than the file) the import still answers exit 3.
+    const prlimit = prlimitPath();
+    if (prlimit === undefined) return;
+    const capped = spawnSync(prlimit, [`--data=${192 * 1024 * 1024}`, '--', process.execPath, ...cliArgv(commands[0]!)], { encoding: 'utf8' });
+    expect(capped.status, capped.stderr).toBe(3);
+    expect(jsonError(capped.stderr).message).toBe(message);
+    rmSync(path);
+  }, 300_000);
 });

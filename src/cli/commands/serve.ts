@@ -64,7 +64,7 @@ async function serve(args: ParsedArgs, context: CommandContext): Promise<Report>
     emit,
   });
   try {
-    server = await startWorkbenchServer({ handlers: services.handlers, staticDir, port });
+    server = await startWorkbenchServer({ handlers: services.handlers, importBody: services.importBody, staticDir, port });
   } catch (error) {
     await services.dispose();
     const code = (error as { code?: unknown }).code;

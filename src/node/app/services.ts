@@ -15,14 +15,15 @@
  */
 
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
+import { dirname, join } from 'node:path';
+import type { Events, EventName, Outputs, Overview, TrialDetail } from '../../shared/api/contract.js';
 import type { TrialRow } from '../../shared/api/views.js';
-import { commitImports, exportTrial, prepareImportOffThread } from '../archive/archive-io.js';
+import { commitImports, exportTrial, prepareImportOffThread, type DuplicateImport, type PreparedImport } from '../archive/archive-io.js';
 import { withArchiveFaultsAsync } from '../archive/archive-errors.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, listEpisodes, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { runOffThread } from '../archive/off-thread.js';
 import { interruptStaleRuns } from '../archive/trials-store.js';
 import type { EntryPoints } from '../entry-points.js';
 import { processScope } from '../lifetime.js';
@@ -59,6 +60,13 @@ export interface WorkbenchServicesOptions {
 
 export interface WorkbenchServices {
   readonly handlers: Handlers;
+  /**
+   * `archive.import` from a call body saved to a file (the browser-mode
+   * server streams it there): decoded, read and authenticated in the
+   * archive worker, so the result never becomes a string on the caller's
+   * thread; then written like any import.
+   */
+  importBody(bodyFile: string): Promise<Outputs['archive.import']>;
   /** Cancels running evaluations (they become interrupted), releases their processes, closes the archive. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -117,6 +125,13 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     };
   };
 
+  const commitPrepared = (prepared: PreparedImport | DuplicateImport): Outputs['archive.import'] => {
+    if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
+    const [outcome] = commitImports(archive, [prepared]);
+    if (!outcome!.duplicate) changed(outcome!.trialId);
+    return outcome!;
+  };
+
   const handlers: Handlers = {
     'app.info': () =>
       Promise.resolve({ version: opts.version, mode: opts.mode, archivePath: archive.path, cores: availableParallelism(), maxJobs, defaultJobs }),
@@ -165,14 +180,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
     },
-    'archive.import': async ({ fileName, text, operational }) => {
-      // Authentication replays every record: in the archive worker, so the caller's loop stays free.
-      const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational);
-      if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
-      const [outcome] = commitImports(archive, [prepared]);
-      if (!outcome!.duplicate) changed(outcome!.trialId);
-      return outcome!;
-    },
+    // Authentication replays every record: in the archive worker, so the caller's loop stays free.
+    'archive.import': async ({ fileName, text, operational }) =>
+      commitPrepared(await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational)),
     'archive.export': async ({ trialId, outDir }) => {
       requireTrial(archive, trialId);
       return exportTrial(archive, trialId, outDir);
@@ -203,5 +213,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     })();
     return disposed;
   };
-  return { handlers: guarded, dispose };
+  const importBody = (bodyFile: string): Promise<Outputs['archive.import']> =>
+    withArchiveFaultsAsync(archive.path, async () =>
+      commitPrepared(await runOffThread(opts.entryPoints.archiveWorker, { kind: 'import-body', input: { archivePath: archive.path, bodyFile, dir: dirname(bodyFile) } })),
+    );
+  return { handlers: guarded, importBody, dispose };
 }

@@ -8,7 +8,8 @@
  *   large for one string, a run's result from its stored episodes
  *   (`score-stored`, score-stored.ts);
  * - `import-prepare`: authenticate, score and pack a result to import
- *   (import-prepare.ts);
+ *   (import-prepare.ts), or `import-body` from a server's saved call body
+ *   (import-body.ts);
  * - `pack-build`: `pack build` into a folder (every fire world and M*);
  * - `pack-verify`: a stored pack's files authenticated and every fire world
  *   and M* recomputed, as `pack verify`;
@@ -19,6 +20,7 @@ import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
 import { buildPack } from '../pack.js';
+import { runImportBodyJob, type ImportBodyJob } from './import-body.js';
 import { runImportPrepareJob, type DuplicateImport, type ImportPrepareJob, type PreparedImport } from './import-prepare.js';
 import { packFromFiles } from './inputs-store.js';
 import {
@@ -55,6 +57,8 @@ export interface ArchiveJobs {
   readonly 'score-stored': { readonly input: ScoreStoredJob; readonly output: ScoredTrial };
   /** Nothing is written: the caller commits what comes back (archive-io.ts commitImports). */
   readonly 'import-prepare': { readonly input: ImportPrepareJob; readonly output: PreparedImport | DuplicateImport };
+  /** The same from a server's saved call body (import-body.ts): the result never passes the server's thread. */
+  readonly 'import-body': { readonly input: ImportBodyJob; readonly output: PreparedImport | DuplicateImport };
   /** The pack is written into `out`. */
   readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
   readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
@@ -96,6 +100,7 @@ const HANDLERS: Handlers = {
   score: runScoreJob,
   'score-stored': runScoreStoredJob,
   'import-prepare': runImportPrepareJob,
+  'import-body': runImportBodyJob,
   'pack-build': buildPackJob,
   'pack-verify': verifyPackJob,
   'trials-report': runTrialsReportJob,

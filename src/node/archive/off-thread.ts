@@ -10,7 +10,9 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { EmberError } from '../../core/errors.js';
 import { fromWire, type WireError } from '../eval/protocol.js';
 import { runArchiveJob, type ArchiveJob, type ArchiveJobKind, type ArchiveJobs } from './archive-jobs.js';
 import { sqliteNativeBinding } from './db.js';
@@ -31,19 +33,63 @@ export interface ArchiveWorkerData {
 /** The worker's one message: the job's output, or its error in wire form. */
 export type ArchiveJobReply = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: WireError };
 
+const MiB = 1024 * 1024;
+
+/**
+ * The heap one job's thread may use. A thread without a limit that runs out
+ * of memory aborts the whole process (the server, the app and every running
+ * evaluation with it); with one, only that thread ends, and its job fails
+ * with ArchiveJobOutOfMemory. The default is this process's own heap limit,
+ * so every job that ran before still runs.
+ */
+let jobHeapMb = Math.floor(getHeapStatistics().heap_size_limit / MiB);
+
+/** Sets the heap limit of the archive jobs started from now on (a server with little memory; tests). */
+export function setArchiveJobHeapLimit(megabytes: number): void {
+  if (!Number.isInteger(megabytes) || megabytes < 16) throw new RangeError(`an archive job's heap limit must be an integer of at least 16 MB, not ${megabytes}`);
+  jobHeapMb = megabytes;
+}
+
+/** A job whose thread reached its heap limit: the thread was stopped, nothing of the job was written. */
+export class ArchiveJobOutOfMemory extends EmberError {
+  override name = 'ArchiveJobOutOfMemory';
+  constructor(kind: ArchiveJobKind, heapMb: number) {
+    super(
+      'validation',
+      `${JOB_NAMES[kind]} needed more than the ${heapMb} MB of memory an archive job may use, and was stopped; nothing was written. The input is too large for this machine: ${kind.startsWith('import') ? 'import it with `emberbench archive import`, which has the memory of its own process' : 'try it with the emberbench command line'}`,
+    );
+  }
+}
+
+/** How a message names each kind of job. */
+const JOB_NAMES: Readonly<Record<ArchiveJobKind, string>> = {
+  score: 'scoring the result',
+  'score-stored': 'scoring the stored result',
+  'import-prepare': 'authenticating the imported result',
+  'import-body': 'authenticating the imported result',
+  'pack-build': 'building the pack',
+  'pack-verify': 'verifying the pack',
+  'trials-report': 'the report',
+  'bundle-create': 'creating the bundle',
+  'bundle-verify': 'verifying the bundle',
+  'html-report': 'the HTML report',
+};
+
 function startWorker(entry: string, job: ArchiveJob): Worker {
   const workerData: ArchiveWorkerData = { job, sqliteBinding: sqliteNativeBinding() };
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData });
+  const resourceLimits = { maxOldGenerationSizeMb: jobHeapMb };
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, resourceLimits });
   // A source entry (tsx, vitest): register tsx in the thread first (execArgv --import does not apply on Node 20).
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
   const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
-  return new Worker(code, { eval: true, workerData });
+  return new Worker(code, { eval: true, workerData, resourceLimits });
 }
 
 /** Runs `job` in a worker thread started from `entry`, or in this thread (a later turn) without one. */
 export function runOffThread<K extends ArchiveJobKind>(entry: string | undefined, job: ArchiveJob<K>): Promise<ArchiveJobs[K]['output']> {
   if (entry === undefined) return new Promise((resolve) => setImmediate(() => resolve(runArchiveJob(job))));
+  const heapMb = jobHeapMb;
   return new Promise((resolve, reject) => {
     const worker = startWorker(entry, job);
     let settled = false;
@@ -56,7 +102,7 @@ export function runOffThread<K extends ArchiveJobKind>(entry: string | undefined
     });
     worker.once('error', (error) => {
       settled = true;
-      reject(error);
+      reject((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ArchiveJobOutOfMemory(job.kind, heapMb) : error);
     });
     worker.once('exit', (code) => {
       if (!settled) reject(new Error(`the archive worker stopped (exit code ${code}) before it answered`));

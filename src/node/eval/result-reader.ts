@@ -53,7 +53,8 @@ import {
 import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { Suite } from '../../core/world/suite.js';
-import { INPUT_SIZE_LIMITS, MAX_TEXT_INPUT_BYTES, readBytesInput, readTextInput } from '../inputs.js';
+import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
+import { INPUT_SIZE_LIMITS, MAX_RESULT_STRING_BYTES, MAX_TEXT_INPUT_BYTES, readBytesInput, readTextInput, stringTooLong } from '../inputs.js';
 
 const KIND = 'evaluation result';
 const OPENING = Buffer.from('{"episodes":[', 'latin1');
@@ -120,8 +121,10 @@ function printable(b: number): boolean {
 }
 
 /** Pass 1: the structure, the episode ranges, the tail and the digest. */
-function scan(fd: number, size: number, chunkBytes: number, maxTail: number): Scan {
+function scan(fd: number, size: number, chunkBytes: number, maxTail: number, source: string): Scan {
   const hash = createHash('sha256');
+  // No string of a result is long (MAX_RESULT_STRING_BYTES): a huge one is refused here, before any piece becomes a string.
+  const strings = new JsonStringLengthGuard(MAX_RESULT_STRING_BYTES);
   const ranges: number[] = [];
   const tail: Buffer[] = [];
   let tailBytes = 0;
@@ -139,6 +142,8 @@ function scan(fd: number, size: number, chunkBytes: number, maxTail: number): Sc
     // The digest covers the text without its final LF.
     const last = offset + n === size && chunk[n - 1] === 0x0a;
     hash.update(last ? chunk.subarray(0, n - 1) : chunk);
+    const long = strings.push(chunk);
+    if (long >= 0) throw stringTooLong(source, KIND, long, MAX_RESULT_STRING_BYTES);
     for (let k = 0; k < n; k++) {
       const b = chunk[k]!;
       const at = offset + k;
@@ -276,7 +281,7 @@ export function authenticateResultPieces(pieces: ResultPieces, source: string, s
 
 function streamAuthenticate(fd: number, size: number, source: string, suite: Suite, opts: StreamAuthenticateOptions): StreamedResult {
   const maxText = MAX_TEXT_INPUT_BYTES;
-  const { ranges, tail, digest } = scan(fd, size, opts.chunkBytes ?? READ_CHUNK_BYTES, maxText);
+  const { ranges, tail, digest } = scan(fd, size, opts.chunkBytes ?? READ_CHUNK_BYTES, maxText, source);
   const tailAt = ranges.length === 0 ? OPENING.length + 1 : ranges[ranges.length - 1]! + 1;
   const episode = (i: number): string => {
     const start = ranges[2 * i]!;
@@ -388,9 +393,9 @@ export function* resultFileEpisodeTexts(path: string, digest: string): Generator
   try {
     let found: Scan;
     try {
-      found = scan(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES);
+      found = scan(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES, path);
     } catch (error) {
-      throw error instanceof StructureError ? changed() : error;
+      throw error instanceof StructureError || error instanceof ValidationError ? changed() : error;
     }
     if (found.digest !== digest) throw changed();
     for (let i = 0; i < found.ranges.length; i += 2) {

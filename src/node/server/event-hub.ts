@@ -1,7 +1,10 @@
 /**
  * Server-sent events: every connected page gets every contract event. A
  * comment line every 15 s keeps proxies and idle timers from closing the
- * stream; a client that goes away is dropped.
+ * stream; a client that goes away is dropped, and so is one that stops
+ * reading: past `maxBufferedBytes` queued for it, its stream is closed (the
+ * page's EventSource reconnects and reloads its state), so a page that
+ * never reads cannot make the server buffer without limit.
  */
 
 import type { ServerResponse } from 'node:http';
@@ -12,7 +15,7 @@ export class EventHub {
   private readonly clients = new Set<ServerResponse>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor() {
+  constructor(private readonly maxBufferedBytes: number) {
     this.timer = setInterval(() => this.write(': keep-alive\n\n'), KEEPALIVE_MS);
     this.timer.unref();
   }
@@ -44,6 +47,11 @@ export class EventHub {
   }
 
   private write(text: string): void {
-    for (const res of this.clients) res.write(text);
+    for (const res of this.clients) {
+      if (res.writableLength + text.length > this.maxBufferedBytes) {
+        this.clients.delete(res);
+        res.destroy();
+      } else res.write(text);
+    }
   }
 }

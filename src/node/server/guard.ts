@@ -8,13 +8,13 @@
  * - `Origin`, when the browser sends one, must be the server's own origin
  *   (403 otherwise): another site's script cannot call the API.
  * - The per-launch token, from the HttpOnly cookie set on the first page
- *   load or an `Authorization: Bearer` header (scripts, tests); anything
- *   else is 401.
+ *   load (named after the port: tokenCookieName) or an
+ *   `Authorization: Bearer` header (scripts, tests); anything else is 401.
  */
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { TOKEN_COOKIE } from '../../shared/api/http.js';
+import { tokenCookieName } from '../../shared/api/http.js';
 
 export type GuardVerdict = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly reason: string };
 
@@ -43,22 +43,26 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** The token a request presents, from the cookie or a Bearer header. */
-export function presentedToken(req: IncomingMessage): string | undefined {
+/** The token a request presents, from this server's cookie or a Bearer header. */
+export function presentedToken(req: IncomingMessage, port: number): string | undefined {
   const auth = req.headers.authorization;
   if (auth !== undefined && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
-  return cookieValue(req.headers.cookie, TOKEN_COOKIE);
+  return cookieValue(req.headers.cookie, tokenCookieName(port));
 }
 
-/** Host and Origin checks (403); the token check is the caller's, since the first page load carries it in the URL. */
+/**
+ * Host and Origin checks (403); the token check is the caller's, since the
+ * first page load carries it in the URL. The reasons never repeat the
+ * request's values: an answer must not reflect what a hostile page sent.
+ */
 export function checkSameOrigin(req: IncomingMessage, port: number): GuardVerdict {
   const host = req.headers.host;
   if (host === undefined || !allowedHosts(port).has(host.toLowerCase())) {
-    return { ok: false, status: 403, reason: `Host ${JSON.stringify(host ?? '')} is not this server` };
+    return { ok: false, status: 403, reason: `the request's Host is not this server: open the address that \`emberbench serve\` printed (127.0.0.1:${port})` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !allowedOrigins(port).has(origin.toLowerCase())) {
-    return { ok: false, status: 403, reason: `Origin ${JSON.stringify(origin)} is not this server` };
+    return { ok: false, status: 403, reason: `the request comes from a page of another origin: only the workbench's own page (http://127.0.0.1:${port}) may call it` };
   }
   return { ok: true };
 }

@@ -69,24 +69,35 @@ describe('the browser-mode server', () => {
     expect((await call(server, 'app.info', {}, { authorization: 'Bearer nope' })).status).toBe(401);
   });
 
-  it('trades the launch token for an HttpOnly SameSite cookie and drops it from the URL', async () => {
+  it("trades the launch token for an HttpOnly SameSite cookie of this port, scoped to the app's path, and drops it from the URL", async () => {
     const first = await send(server, `/?token=${server.token}`);
     expect(first.status).toBe(302);
-    expect(first.headers.location).toBe('/');
+    expect(server.appPath).toMatch(/^\/s\/[0-9a-f]{32}\/$/);
+    expect(server.appPath).not.toContain(server.token);
+    expect(first.headers.location).toBe(server.appPath);
     const cookie = String(first.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const page = await send(server, '/', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(cookie).toBe(`ember_token_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=${server.appPath}`);
+    const page = await send(server, server.appPath, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>EMBER</title>');
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    // The page's calls go to api/... under its path, where the cookie is sent.
+    const info = await send(server, `${server.appPath}api/call/app.info`, { method: 'POST', headers: { cookie: cookie.split(';')[0]!, 'content-type': 'application/json' }, body: '{}' });
+    expect(JSON.parse(info.body)).toMatchObject({ ok: true, value: { mode: 'browser' } });
+    // Another server's cookie (another port's name) is not this one's.
+    const other = await send(server, server.appPath, { headers: { cookie: `ember_token_${server.port + 1}=${server.token}` } });
+    expect(other.status).toBe(401);
   });
 
   it('refuses a foreign Host (DNS rebinding) or Origin (403), even with the token', async () => {
     const rebinding = await send(server, '/', { headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${server.token}` } });
     expect(rebinding.status).toBe(403);
+    expect(rebinding.body).toBe(`the request's Host is not this server: open the address that \`emberbench serve\` printed (127.0.0.1:${server.port})\n`);
+    expect(rebinding.headers['x-content-type-options']).toBe('nosniff');
     const crossSite = await call(server, 'app.info', {}, { origin: 'http://evil.example' });
     expect(crossSite.status).toBe(403);
+    expect(crossSite.body).not.toContain('evil');
+    expect(crossSite.headers['x-content-type-options']).toBe('nosniff');
     const sameSite = await call(server, 'app.info', {}, { origin: `http://localhost:${server.port}` });
     expect(sameSite.status).toBe(200);
   });
@@ -155,5 +166,47 @@ describe('the browser-mode server', () => {
     });
     const text = await received;
     expect(text).toContain('event: archive.changed\ndata: {"trialId":7}');
+  });
+
+  it('drops an event-stream page that stops reading instead of buffering for it', async () => {
+    const small = await startWorkbenchServer({ handlers, staticDir: dir, port: 0, limits: { maxEventBufferBytes: 64 * 1024 } });
+    try {
+      const { res, closed } = await new Promise<{ res: import('node:http').IncomingMessage; closed: Promise<number> }>((resolveStream, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: small.port, path: '/api/events', headers: { host: `127.0.0.1:${small.port}`, authorization: `Bearer ${small.token}` } }, (stream) => {
+          let bytes = 0;
+          stream.on('data', (c: Buffer) => (bytes += c.length));
+          const ended = new Promise<number>((done) => stream.once('close', () => done(bytes)));
+          stream.on('error', () => undefined);
+          resolveStream({ res: stream, closed: ended });
+        });
+        req.on('error', (e) => (String(e).includes('socket hang up') || String(e).includes('ECONNRESET') ? undefined : reject(e)));
+        req.end();
+      });
+      // The page stops reading; 64 MiB of events follow (far more than the socket buffers hold).
+      res.pause();
+      const payload = { text: 'x'.repeat(1024 * 1024) };
+      for (let i = 0; i < 64; i++) {
+        small.broadcast('archive.changed', payload);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      res.resume();
+      const received = await closed;
+      expect(received).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
+  it('keeps one cookie per server: each accepts only its own, so two servers stay logged in side by side', async () => {
+    const second = await startWorkbenchServer({ handlers, staticDir: dir, port: 0 });
+    try {
+      const cookieOf = async (s: WorkbenchServer): Promise<string> => String((await send(s, `/?token=${s.token}`)).headers['set-cookie']).split(';')[0]!;
+      const both = `${await cookieOf(server)}; ${await cookieOf(second)}`;
+      expect((await send(server, server.appPath, { headers: { cookie: both } })).status).toBe(200);
+      expect((await send(second, second.appPath, { headers: { cookie: both } })).status).toBe(200);
+      expect((await send(second, second.appPath, { headers: { cookie: await cookieOf(server) } })).status).toBe(401);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -17,16 +17,18 @@ function httpFailure(status: number): ApiResult<never> {
 }
 
 /**
- * `base` is the server's origin ('' in the page: same origin); `headers` are
- * added to every call (a Bearer token where no cookie jar exists, as in a
- * Node test).
+ * `base` is the server's origin, or '' in the page: then calls go to
+ * `./api/...`, relative to the page's path (`/s/<id>/`), the only path the
+ * login cookie is sent to. `headers` are added to every call (a Bearer
+ * token where no cookie jar exists, as in a Node test).
  */
 export function createHttpTransport(base: string = '', headers: Readonly<Record<string, string>> = {}): Transport {
+  const root = base === '' ? '.' : base;
   let source: EventSource | null = null;
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
 
   function eventSource(): EventSource {
-    if (source === null) source = new EventSource(base + EVENTS_PATH);
+    if (source === null) source = new EventSource(root + EVENTS_PATH);
     return source;
   }
 
@@ -34,7 +36,7 @@ export function createHttpTransport(base: string = '', headers: Readonly<Record<
     async call(name, input) {
       let response: Response;
       try {
-        response = await fetch(base + CALL_PATH_PREFIX + encodeURIComponent(name), {
+        response = await fetch(root + CALL_PATH_PREFIX + encodeURIComponent(name), {
           method: 'POST',
           credentials: 'same-origin',
           headers: { ...headers, 'content-type': 'application/json' },
