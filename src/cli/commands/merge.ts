@@ -47,7 +47,7 @@ export const evaluationMergeModule: CommandModule = {
       words: ['evaluation', 'merge'],
       summary: 'merge the shard results of evaluation run --shard I/N into one result',
       description:
-        'Authenticates every shard result against the suite from scratch (exit 3, or 5 for a replay mismatch), requires them to be results of one manifest and model ID, each scheduled episode in exactly one shard, and writes the merged result: byte-identical to the result of the unsharded run. A foreign shard (another manifest or model), an episode in two shards and an episode in none (a missing or unfinished shard) are refused naming the shard (exit 3). --manifest also requires this exact manifest (exit 5).',
+        'Authenticates every shard result against the suite from scratch (exit 3, or 5 for a replay mismatch), requires them to be results of one manifest and model ID, each scheduled episode in exactly one shard, and writes the merged result: byte-identical to the result of the unsharded run. A foreign shard (another manifest or model), an episode in two shards and an episode in none (a missing or unfinished shard) are refused naming the shard (exit 3). --manifest also requires this exact manifest (exit 5). Like evaluation run it holds OUT.lock while it works: a second process writing the same --out is refused (exit 6) naming the holder.',
       positionals: [{ name: 'SHARD...', description: 'the shard result files (any order)', variadic: true }],
       options: [
         ...SUITE_OPTIONS,
