@@ -14,7 +14,10 @@
  *   episode on a 256 x 256 grid with a growing fire (long-horizon.ts), run
  *   with 10 and with 50 people; the per-step intercept of the two.
  *
- * - the same figures on a 256 x 256 world with 10,000 people (scale-world.ts).
+ * - the same figures on a 256 x 256 world with 10,000 people (scale-world.ts),
+ *   where most people wait in queues, and on two open floors of 10,000 people
+ *   who keep moving (moving-crowds.ts), with the fixed cost of preparing an
+ *   episode there.
  *
  * CPU time is given for the median run (the goals are judged on it) and for
  * the best run (the least disturbed by other processes on a shared machine).
@@ -36,12 +39,19 @@ import type { Scenario } from '../src/core/world/scenario-types.js';
 import { timeCpu, type Timing } from './cpu-time.js';
 import { type Figure, LARGE_HALL } from './harness.js';
 import { longHorizonScenario } from './long-horizon.js';
+import { movingCrowdFigures } from './moving-crowds.js';
 import { scaleWorld } from './scale-world.js';
 
-/** Goals in person-steps per CPU second (issue 8), by agent. */
+/**
+ * Goals in person-steps per CPU second on the large hall, by agent (issue
+ * 21: the static agent within 3x of a C simulator; congestion-aware-v1's
+ * goal there is withdrawn, it must only not regress).
+ */
+const LARGE_HALL_GOAL: Record<string, number> = { 'static-shortest-path-v1': 11e6 };
+/** Goals on the 256 x 256 stress hall (issue 8), by agent. */
 export const SIMULATION_GOAL: Record<string, number> = { 'static-shortest-path-v1': 8e6, 'congestion-aware-v1': 2e6 };
 export const WARM_REPLAY_GOAL = 15e6;
-const PER_STEP_GOAL_US = 10;
+const PER_STEP_GOAL_US = 3;
 const LARGE_HALL_RUNS = 41;
 const LARGE_HALL_WARMUPS = 200;
 
@@ -85,7 +95,7 @@ async function largeHall(): Promise<Figure[]> {
     const label = `large hall, ${agentId}`;
     figures.push(
       { name: `${label}: person-steps per episode`, value: personSteps, unit: '' },
-      ...rateFigures(`${label}: simulation`, personSteps, simulate, SIMULATION_GOAL[agentId]),
+      ...rateFigures(`${label}: simulation`, personSteps, simulate, LARGE_HALL_GOAL[agentId]),
       ...rateFigures(`${label}: warm replay`, personSteps, warmReplay, agentId === 'static-shortest-path-v1' ? WARM_REPLAY_GOAL : undefined),
       { name: `${label}: simulation (agent included) + replay (wall)`, value: both, unit: 'person-steps/s', goal: '>= 1,000,000', ok: both >= 1e6 },
       { name: `${label}: cold replay / simulation cost (CPU)`, value: coldReplay.cpu / simulate.cpu, unit: 'x', goal: '<= 1.5', ok: coldReplay.cpu / simulate.cpu <= 1.5 },
@@ -136,5 +146,5 @@ async function longHorizon(): Promise<Figure[]> {
 }
 
 export async function benchCore(): Promise<Figure[]> {
-  return [...(await largeHall()), ...(await scaleWorld()), ...(await longHorizon())];
+  return [...(await largeHall()), ...(await movingCrowdFigures()), ...(await scaleWorld()), ...(await longHorizon())];
 }

@@ -4,7 +4,7 @@
  * otherwise idle machine: the figures are wall times.
  *
  *   npm run bench               every section
- *   npm run bench -- core       one section (core, evaluation, scoring, llm, archive, app-run, page, stress, replay, big-result)
+ *   npm run bench -- core       one section (start-up, cli-run, core, evaluation, scoring, llm, archive, app-run, page, stress, replay, big-result)
  *   (big-result, a result of more than 1 GB run, killed, resumed, verified, scored and bundled, runs only when named)
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
@@ -22,6 +22,8 @@ useNativeHash();
  * the CPU time of the whole process counts every thread).
  */
 const sections: Record<string, [string, () => Promise<Figure[]>]> = {
+  'start-up': ['The command line starting (a fresh process each, the built CLI)', async () => (await import('./start-up.js')).benchStartUp()],
+  'cli-run': ['episode run end to end (a fresh process each, the built CLI)', async () => (await import('./start-up.js')).benchEpisodeRun()],
   core: ['Benchmark core', async () => (await import('./core.js')).benchCore()],
   evaluation: ['Evaluations', async () => (await import('./evaluation.js')).benchEvaluation()],
   scoring: ['The EMBER Score', async () => (await import('./scoring.js')).benchScoring()],

@@ -19,7 +19,7 @@ import { runEpisode } from '../src/core/sim/runner.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
 import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './core.js';
-import { timeCpu } from './cpu-time.js';
+import { timeCpu, type Timing } from './cpu-time.js';
 import { ROOT, type Figure } from './harness.js';
 
 const STRESS_CONFIG = join(ROOT, 'scenarios', 'generated', 'stress.json');
@@ -33,27 +33,37 @@ function stressHall(): Scenario {
   return generated.scenario;
 }
 
+/**
+ * The simulation of episode seed 0 (prepared from a fresh copy of `world`
+ * each run, so its fire world is computed afresh; run; record text) and the
+ * warm replay of its record, each the median of `runs` after `warmups`.
+ */
+export async function simulateAndReplay(world: Scenario, agentId: string, runs: number, warmups: number): Promise<{ personSteps: number; simulate: Timing; warmReplay: Timing }> {
+  const factory = baselineFactory(agentId)!;
+  let scenario: Scenario = { ...world };
+  let text = '';
+  let personSteps = 0;
+  const simulate = await timeCpu(
+    async () => {
+      scenario = { ...world };
+      const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
+      text = recordText(run.record);
+      personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
+    },
+    runs,
+    warmups,
+  );
+  const record = JSON.parse(text) as RunRecord;
+  text = '';
+  const warmReplay = await timeCpu(() => replayRecord(scenario, record), runs, warmups);
+  return { personSteps, simulate, warmReplay };
+}
+
 export async function scaleWorld(): Promise<Figure[]> {
   const hall = stressHall();
   const figures: Figure[] = [];
   for (const agentId of AGENTS) {
-    const factory = baselineFactory(agentId)!;
-    let scenario: Scenario = { ...hall };
-    let text = '';
-    let personSteps = 0;
-    const simulate = await timeCpu(
-      async () => {
-        scenario = { ...hall };
-        const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
-        text = recordText(run.record);
-        personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
-      },
-      3,
-      1,
-    );
-    const record = JSON.parse(text) as RunRecord;
-    text = '';
-    const warmReplay = await timeCpu(() => replayRecord(scenario, record), 3, 1);
+    const { personSteps, simulate, warmReplay } = await simulateAndReplay(hall, agentId, 3, 1);
     const label = `256 x 256, 10,000 people, ${agentId}`;
     figures.push(
       { name: `${label}: person-steps per episode`, value: personSteps, unit: '' },

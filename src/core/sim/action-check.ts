@@ -11,7 +11,7 @@
 import { ModelOutputError } from '../errors.js';
 import { STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
 import { actionToDirection, isAction } from './actions.js';
-import { neighbourCells } from './resolver.js';
+import { moveAllowed, moveTable } from './resolver.js';
 import { ACTIVE, statusName, type PersonStatus } from './events.js';
 
 /** What the action check reads from snapshot t. */
@@ -154,16 +154,15 @@ export function checkMoveCodes(ctx: ActionCheckContext, moves: Uint8Array): void
   if (moves.length !== active.length) {
     throw new ModelOutputError(`action set has ${moves.length} actions but ${active.length} persons are active`);
   }
-  // The same checks as checkMove, on the neighbour table in one loop (this
+  // The same checks as checkMove, on the move table in one loop (this
   // runs for every move of every step); a failing move goes to checkMove
   // for its message.
-  const kinds = ctx.grid.kinds;
-  const next = neighbourCells(ctx.grid);
+  const { open, step } = moveTable(ctx.grid);
   for (let k = 0; k < moves.length; k++) {
     const dir = moves[k]!;
     if (dir === STAY) continue;
     if (dir > WEST) throw new ModelOutputError(`action for ${ctx.ids[active[k]!]}: direction code ${dir} is not one of 0..4`);
-    const to = next[cells[active[k]!]! * 4 + dir - 1]!;
-    if (to < 0 || kinds[to] === WALL || ignitionStep[to]! <= t) checkMove(ctx, active[k]!, dir as Direction, t);
+    const cell = cells[active[k]!]!;
+    if (!moveAllowed(open[cell]!, dir) || ignitionStep[cell + step[dir]!]! <= t) checkMove(ctx, active[k]!, dir as Direction, t);
   }
 }

@@ -10,6 +10,7 @@
  * been compared, so metrics are computed from the authenticated trajectory.
  */
 
+import type { Arena } from './arena.js';
 import { MismatchError, ModelOutputError, ValidationError } from '../errors.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { prepareEpisode } from '../world/episode-start.js';
@@ -121,9 +122,9 @@ function checkHeader(compare: ReplayComparer, record: RunRecord, scenario: Scena
   if (seed !== null && record.seed !== seed) compare.fail('seed', 'the record was made with a different seed');
 }
 
-/** Decodes a recorded actions string to direction codes, or null when it holds another character. */
-function decodeActions(actions: string): Uint8Array | null {
-  const moves = new Uint8Array(actions.length);
+/** Decodes a recorded actions string to direction codes (carved from the simulation's arena, as the runner's are), or null when it holds another character. */
+function decodeActions(actions: string, arena: Arena): Uint8Array | null {
+  const moves = arena.uint8(actions.length);
   for (let k = 0; k < actions.length; k++) {
     const code = actions.charCodeAt(k);
     const dir = code < 128 ? DIRECTION_OF_CHAR[code]! : -1;
@@ -138,7 +139,7 @@ function replayStep(compare: ReplayComparer, sim: EpisodeSimulation, step: Recor
   if (step.actions.length !== active.length) {
     compare.differ(`${field}.actions`, `${step.actions.length} actions`, `${active.length} active persons`);
   }
-  const moves = decodeActions(step.actions);
+  const moves = decodeActions(step.actions, sim.arena);
   if (moves === null) compare.fail(`${field}.actions`, 'holds a character other than . N E S W');
   try {
     sim.checkMoves(moves);

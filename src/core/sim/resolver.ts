@@ -50,6 +50,13 @@ export interface Resolution {
   readonly contested: readonly number[];
 }
 
+// The resolver's per-cell slots (MovementResolver.slots).
+const SLOTS = 4;
+const OCCUPANT_GEN = 0;
+const OCCUPANT = 1;
+const CLAIM_GEN = 2;
+const CLAIMS = 3;
+
 // Chain-walk states of a mover.
 const PENDING = 0;
 const VISITING = 1;
@@ -74,6 +81,48 @@ export function neighbourCells(grid: Grid): Int32Array {
   return table;
 }
 
+// One move table per grid, shared like the neighbour tables.
+const moveTables = new WeakMap<Grid, MoveTable>();
+
+/**
+ * Which moves a cell allows, in one byte per cell: bit `dir` (1..4) is set
+ * when the cell one step in `dir` is on the grid and not a wall; that cell
+ * is then `cell + step[dir]`. A fortieth of the neighbour table's size, so
+ * that the per-person checks of a large crowd stay in the CPU's cache.
+ */
+export interface MoveTable {
+  /** `open[cell] >> dir & 1`: the move is on the grid and not into a wall. Do not write to it. */
+  readonly open: Uint8Array;
+  /** `step[dir]`: the cell offset of a move (0 for STAY). */
+  readonly step: Int32Array;
+}
+
+export function moveTable(grid: Grid): MoveTable {
+  let table = moveTables.get(grid);
+  if (table === undefined) {
+    const size = grid.rows * grid.cols;
+    const next = neighbourCells(grid);
+    const open = new Uint8Array(size);
+    for (let cell = 0; cell < size; cell++) {
+      let bits = 0;
+      for (let dir = NORTH; dir <= WEST; dir++) {
+        const to = next[cell * 4 + dir - 1]!;
+        if (to >= 0 && grid.kinds[to] !== WALL) bits |= 1 << dir;
+      }
+      open[cell] = bits;
+    }
+    table = { open, step: Int32Array.of(0, -grid.cols, 1, grid.cols, -1) };
+    moveTables.set(grid, table);
+  }
+  return table;
+}
+
+/** Whether `dir` is a direction code (1..4) that `open` (a MoveTable's byte of a cell) allows. */
+export function moveAllowed(open: number, dir: number): boolean {
+  // The range check first: a shift count is taken modulo 32.
+  return dir >= NORTH && dir <= WEST && ((open >> dir) & 1) === 1;
+}
+
 /**
  * A resolver bound to one grid. It keeps grid-sized scratch arrays between
  * calls, valid only where their generation stamp equals the current call's
@@ -82,14 +131,14 @@ export function neighbourCells(grid: Grid): Int32Array {
  * re-entrant; create one per simulation.
  */
 export class MovementResolver {
-  /** `next[cell * 4 + dir - 1]`: the cell one step in `dir` (1..4), -1 off the grid. Walls included. */
-  private readonly next: Int32Array;
-  /** Cell -> mover index standing on it, valid where `occupantGen[cell] === gen`. */
-  private readonly occupant: Int32Array;
-  private readonly occupantGen: Uint32Array;
-  /** Cell -> number of movers targeting it, valid where `claimGen[cell] === gen`. */
-  private readonly claims: Int32Array;
-  private readonly claimGen: Uint32Array;
+  private readonly moves: MoveTable;
+  /**
+   * Four Int32 slots per cell, side by side so that a cell's are one cache
+   * line: [OCCUPANT_GEN] stamp, [OCCUPANT] the mover index standing on it
+   * (valid where the stamp is the current generation), [CLAIM_GEN] stamp,
+   * [CLAIMS] the number of movers targeting it.
+   */
+  private readonly slots: Int32Array;
   private gen = 0;
   // Per-person scratch, grown to the largest crowd seen; reused across steps.
   private target = new Int32Array(0);
@@ -102,23 +151,18 @@ export class MovementResolver {
     readonly grid: Grid,
     private readonly arena: Arena = new Arena(),
   ) {
-    const { rows, cols } = grid;
-    const size = rows * cols;
-    this.occupant = new Int32Array(size);
-    this.occupantGen = new Uint32Array(size);
-    this.claims = new Int32Array(size);
-    this.claimGen = new Uint32Array(size);
-    this.next = neighbourCells(grid);
+    this.slots = new Int32Array(grid.rows * grid.cols * SLOTS);
+    this.moves = moveTable(grid);
   }
 
   /** A fresh generation; after 2^32 - 1 calls the stamps are cleared once. */
   private nextGen(): number {
     if (this.gen === 0xffffffff) {
-      this.occupantGen.fill(0);
-      this.claimGen.fill(0);
+      this.slots.fill(0);
       this.gen = 0;
     }
-    return ++this.gen;
+    // Stored in Int32 slots: compare as Int32.
+    return ++this.gen | 0;
   }
 
   /**
@@ -129,7 +173,8 @@ export class MovementResolver {
    */
   resolve(cells: ArrayLike<number>, moves: ArrayLike<number>): Resolution {
     const n = cells.length;
-    const { next, occupant, occupantGen, claims, claimGen } = this;
+    const { slots } = this;
+    const { open, step } = this.moves;
     const kinds = this.grid.kinds;
     if (this.target.length < n) {
       this.target = new Int32Array(n);
@@ -151,8 +196,8 @@ export class MovementResolver {
     // everyone on their own cell (phase 2 moves the successful movers).
     for (let i = 0; i < n; i++) {
       const cell = cells[i]!;
-      occupant[cell] = i;
-      occupantGen[cell] = gen;
+      slots[cell * SLOTS + OCCUPANT_GEN] = gen;
+      slots[cell * SLOTS + OCCUPANT] = i;
       out[i] = cell;
       const dir = moves[i]!;
       state[i] = PENDING;
@@ -160,16 +205,17 @@ export class MovementResolver {
         target[i] = -1;
         continue;
       }
-      const t = dir >= NORTH && dir <= WEST ? next[cell * 4 + dir - 1]! : -1;
-      if (t < 0 || kinds[t] === WALL) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
+      if (!moveAllowed(open[cell]!, dir)) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
+      const t = cell + step[dir]!;
       target[i] = t;
-      if (claimGen[t] !== gen) {
-        claimGen[t] = gen;
-        claims[t] = 1;
+      const claim = t * SLOTS;
+      if (slots[claim + CLAIM_GEN] !== gen) {
+        slots[claim + CLAIM_GEN] = gen;
+        slots[claim + CLAIMS] = 1;
         continue;
       }
-      const count = claims[t]!;
-      claims[t] = count + 1;
+      const count = slots[claim + CLAIMS]!;
+      slots[claim + CLAIMS] = count + 1;
       blocked[i] = BLOCKED_CONFLICT;
       state[i] = BLOCKED;
       if (count === 1) contestedScratch[contestedCount++] = t;
@@ -197,11 +243,11 @@ export class MovementResolver {
         state[cur] = VISITING;
         path[length++] = cur;
         const t = target[cur]!;
-        if (kinds[t] === EXIT || occupantGen[t] !== gen) {
+        if (kinds[t] === EXIT || slots[t * SLOTS + OCCUPANT_GEN] !== gen) {
           success = true;
           break;
         }
-        const o = occupant[t]!;
+        const o = slots[t * SLOTS + OCCUPANT]!;
         if (target[o]! < 0) {
           success = false; // a STAY person holds the target
           break;

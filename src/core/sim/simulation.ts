@@ -87,14 +87,15 @@ export class EpisodeSimulation implements ActionCheckContext {
     const ids = new Array<string>(this.population);
     const activeNow = new Int32Array(this.population);
     this.resolver = new MovementResolver(grid, this.arena);
-    const seen = new Set<number>();
+    // A byte per cell rather than a Set: 10,000 Set insertions showed in the cost of preparing an episode.
+    const seen = new Uint8Array(grid.kinds.length);
     for (let i = 0; i < this.population; i++) {
       const cell = startCells[i]!;
       // Scenario validation guarantees these; a violation is a library bug.
-      if (grid.kinds[cell] !== FLOOR || fire.ignitionStep[cell]! <= 0 || seen.has(cell)) {
+      if (grid.kinds[cell] !== FLOOR || fire.ignitionStep[cell]! <= 0 || seen[cell] === 1) {
         throw new RangeError(`person ${i} starts on a cell that is not a free, non-burning floor cell`);
       }
-      seen.add(cell);
+      seen[cell] = 1;
       ids[i] = personId(i);
       activeNow[i] = i;
     }
