@@ -17,7 +17,7 @@
 
 import { sortAscending } from '../world/frontier.js';
 import { Arena } from './arena.js';
-import { EXIT, NORTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
+import { EAST, EXIT, NORTH, SOUTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
 
 export const NOT_BLOCKED = 0;
 export const BLOCKED_OCCUPIED = 1;
@@ -100,18 +100,20 @@ export interface MoveTable {
 export function moveTable(grid: Grid): MoveTable {
   let table = moveTables.get(grid);
   if (table === undefined) {
-    const size = grid.rows * grid.cols;
-    const next = neighbourCells(grid);
-    const open = new Uint8Array(size);
-    for (let cell = 0; cell < size; cell++) {
-      let bits = 0;
-      for (let dir = NORTH; dir <= WEST; dir++) {
-        const to = next[cell * 4 + dir - 1]!;
-        if (to >= 0 && grid.kinds[to] !== WALL) bits |= 1 << dir;
+    const { rows, cols, kinds } = grid;
+    const open = new Uint8Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = r * cols + c;
+        let bits = 0;
+        if (r > 0 && kinds[cell - cols] !== WALL) bits |= 1 << NORTH;
+        if (c + 1 < cols && kinds[cell + 1] !== WALL) bits |= 1 << EAST;
+        if (r + 1 < rows && kinds[cell + cols] !== WALL) bits |= 1 << SOUTH;
+        if (c > 0 && kinds[cell - 1] !== WALL) bits |= 1 << WEST;
+        open[cell] = bits;
       }
-      open[cell] = bits;
     }
-    table = { open, step: Int32Array.of(0, -grid.cols, 1, grid.cols, -1) };
+    table = { open, step: Int32Array.of(0, -cols, 1, cols, -1) };
     moveTables.set(grid, table);
   }
   return table;
