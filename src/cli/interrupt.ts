@@ -7,6 +7,7 @@ import { removePendingOutputs } from '../node/files.js';
 import { EXIT_CODES, InterruptedError } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { writeFailure } from './output.js';
+import { endActiveProgress } from './progress.js';
 
 let takeover: (() => void) | undefined;
 
@@ -27,6 +28,7 @@ export function installInterruptHandler(json: boolean, io: CliIO): () => void {
   const onInterrupt = (): void => {
     if (takeover !== undefined) return takeover();
     removePendingOutputs();
+    endActiveProgress();
     writeFailure(new InterruptedError(), { json, debug: false }, io);
     process.exit(EXIT_CODES.interrupted);
   };
