@@ -160,7 +160,9 @@ describe('usage errors (exit 2)', () => {
     [['episode', 'run', ...valid, '--seed', '1', '--agent-command', 'python3 agent.py'], 'give exactly one of --agent SPEC or --agent-command "CMD", not both'],
     [['episode', 'run', ...valid, '--seed', '1', '--seed', '2'], 'option --seed is given more than once'],
     [['episode', 'run', ...valid, '--seed'], 'option --seed needs a value'],
-    [['episode', 'run', ...valid, '--seed', '-1'], "option --seed needs a value (write --seed=VALUE for a value that starts with '-')"],
+    [['episode', 'run', ...valid, '--seed', '-1'], '--seed: a negative value is out of range: must be a decimal string in [0, 2^64 - 1] (digits only, no sign, spaces or leading zeros)'],
+    [['episode', 'run', ...valid, '--seed', '1', '--act-timeout-ms', '-5'], '--act-timeout-ms: -5 is negative: must be an integer in [1, 3600000]'],
+    [['episode', 'run', ...valid, '--seed', '--force'], "option --seed needs a value (write --seed=VALUE for a value that starts with '-')"],
     [['episode', 'run', ...valid, '--sce', 'x', '--seed', '1'], "unrecognized option '--sce'"],
   ];
 
@@ -209,7 +211,7 @@ describe('usage errors (exit 2)', () => {
       expect(out).toBe('');
       const error = jsonError(err);
       expect(error.kind).toBe('usage');
-      expect(error.message).toMatch(/^--seed: must be a decimal string in \[0, 2\^64 - 1\]/);
+      expect(error.message).toMatch(/^--seed: (a negative value is out of range: )?must be a decimal string in \[0, 2\^64 - 1\]/);
     }
     expect(readdirSync(scratch)).toEqual([]);
   });
@@ -229,9 +231,9 @@ describe('usage errors (exit 2)', () => {
       [['--agent', 'builtin:nope'], /^unknown builtin agent "nope"/],
       [['--agent', 'mod:make', '--agent-path', join(scratch, 'missing')], /^--agent-path: directory does not exist: /],
       [['--agent', 'mod:make', '--agent-path', CORRIDOR], /^--agent-path: not a directory: /],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '0'], /^--act-timeout-ms: must be an integer in \[1, 3600000\]$/],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '3600001'], /^--act-timeout-ms: must be an integer/],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '1e3'], /^--act-timeout-ms: must be an integer/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '0'], /^--act-timeout-ms: 0 is out of range: must be an integer in \[1, 3600000\]$/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '3600001'], /^--act-timeout-ms: 3600001 is out of range: must be an integer/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '1e3'], /^--act-timeout-ms: '1e3' is not a decimal integer: must be an integer/],
     ];
     for (const [extra, message] of cases) {
       const { code, err } = await run([...base, ...extra, '--json']);

@@ -95,6 +95,28 @@ function usageFromParseArgs(error: unknown): UsageError {
   }
 }
 
+/**
+ * `--seed -1` as `--seed=-1`: a negative number after an option that takes
+ * a value is that value (no option starts with a digit), so the option's own
+ * check says what is wrong with it instead of "needs a value".
+ */
+function negativeValuesJoined(rest: readonly string[], all: readonly OptionSpec[]): string[] {
+  const takesValue = new Set(all.filter((o) => o.kind !== 'flag').map((o) => `--${o.name}`));
+  const zone = optionZone(rest).length;
+  const out: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i]!;
+    const next = rest[i + 1];
+    if (i + 1 < zone && takesValue.has(token) && next !== undefined && /^-[0-9]/.test(next)) {
+      out.push(`${token}=${next}`);
+      i++;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}
+
 function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutcome {
   // --help wins over every other problem on the line, as in argparse.
   if (optionZone(rest).includes('--help')) return { kind: 'help', text: commandHelp(command) };
@@ -105,7 +127,7 @@ function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutco
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...rest], options, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({ args: negativeValuesJoined(rest, all), options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     throw usageFromParseArgs(error);
   }

@@ -33,6 +33,11 @@ export interface OutputOptions {
    * directory, is refused: inputs are never written.
    */
   readonly inputs: readonly string[];
+  /**
+   * What to do about an existing output, for a command without --force
+   * (default: `use --force to replace it`).
+   */
+  readonly existsAdvice?: string;
 }
 
 /** Seams for tests: failures and races that a real filesystem rarely shows on demand. */
@@ -99,8 +104,8 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   }
 }
 
-function existsError(path: string): OutputError {
-  return new OutputError(`output file exists (use --force to replace it): ${path}`);
+function existsError(path: string, advice = 'use --force to replace it'): OutputError {
+  return new OutputError(`output file exists (${advice}): ${path}`);
 }
 
 function isInside(child: string, dir: string): boolean {
@@ -203,7 +208,7 @@ export async function checkOutputPath(path: string, options: OutputOptions): Pro
   await refuseInputs(path, options.inputs);
   await refuseNonRegular(path);
   // lstat also sees a dangling symlink, which link() would refuse as well.
-  if (!options.force && (await lstatOrUndefined(path))) throw existsError(path);
+  if (!options.force && (await lstatOrUndefined(path))) throw existsError(path, options.existsAdvice);
 }
 
 function tempPathFor(path: string): string {
@@ -271,12 +276,12 @@ async function writeTemp(temp: string, data: OutputData): Promise<void> {
 }
 
 /** The O_CREAT | O_EXCL fallback for filesystems without hard links. */
-async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined): Promise<void> {
+async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined, advice: string | undefined): Promise<void> {
   let handle;
   try {
     handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
   } catch (error) {
-    if (errnoCode(error) === 'EEXIST') throw existsError(path);
+    if (errnoCode(error) === 'EEXIST') throw existsError(path, advice);
     throw asOutputError(error, path);
   }
   const { dev, ino } = await handle.stat();
@@ -332,10 +337,10 @@ export async function writeOutputFile(path: string, text: string | OutputData, o
         await (hooks?.link ?? link)(temp, path);
       } catch (error) {
         const code = errnoCode(error);
-        if (code === 'EEXIST') throw existsError(path);
+        if (code === 'EEXIST') throw existsError(path, options.existsAdvice);
         if (code === undefined || !LINK_UNSUPPORTED.has(code)) throw error;
         await removeQuietly(temp);
-        await writeExclusive(path, data, hooks);
+        await writeExclusive(path, data, hooks, options.existsAdvice);
       }
       await removeQuietly(temp);
     }

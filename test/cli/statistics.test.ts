@@ -94,11 +94,20 @@ describe('statistics aggregate', () => {
   });
 
   it('refuses a bad --resamples as a usage error (exit 2) before reading anything', async () => {
-    for (const bad of ['0', '-5', '01', '1.5', 'abc', '1000001', '']) {
+    const cases: [string, string][] = [
+      ['0', '0 is out of range'],
+      ['-5', '-5 is negative'],
+      ['01', '01 has a leading zero (write it with no leading zeros)'],
+      ['1.5', "'1.5' is not a decimal integer"],
+      ['abc', "'abc' is not a decimal integer"],
+      ['1000001', '1000001 is out of range'],
+      ['', 'the value is empty'],
+    ];
+    for (const [bad, problem] of cases) {
       const dir = freshDir();
       const run = await cli(aggregateArgs(join(dir, 'no-such-result.json'), join(dir, 'stats.json'), `--resamples=${bad}`));
       expect(run.code, bad).toBe(2);
-      expect(jsonError(run.stderr).message).toMatch(/^--resamples: must be an integer in \[1, 1000000\]$/);
+      expect(jsonError(run.stderr).message).toBe(`--resamples: ${problem}: must be an integer in [1, 1000000]`);
       expect(readdirSync(dir)).toEqual([]);
     }
   });

@@ -4,7 +4,8 @@
  * authenticate a result.
  */
 
-import { UsageError } from '../../core/errors.js';
+import { existsSync } from 'node:fs';
+import { UsageError, ValidationError } from '../../core/errors.js';
 import { manifestHash } from '../../core/eval/manifest.js';
 import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
@@ -13,6 +14,7 @@ import type { Suite } from '../../core/world/suite.js';
 import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
 import { defaultEntryPoints } from '../../node/entry-points.js';
 import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
+import { journalPath } from '../../node/eval/journal-lines.js';
 import { isLocalAgent } from '../../node/agents/local-operational.js';
 import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
 import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
@@ -181,9 +183,23 @@ function trialFields(outcomes: readonly TrialOutcome[], llm: boolean): Report {
 // ---------------------------------------------------------------------------
 // evaluation verify
 
+/**
+ * A result that is missing while its journal is there is a run that was
+ * interrupted before its last commit: say so, and how to finish it, instead
+ * of only "does not exist" (exit 3 either way).
+ */
+function refuseInterruptedRun(resultPath: string): void {
+  const journal = journalPath(resultPath);
+  if (existsSync(resultPath) || !existsSync(journal)) return;
+  throw new ValidationError(
+    `${resultPath}: evaluation result does not exist, but its journal ${journal} does: the run was interrupted; finish it with evaluation run --resume and the same --suite, --manifest, --model-id, --agent and --out ${resultPath}, then verify it`,
+  );
+}
+
 async function evaluationVerify(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const resultPath = args.required('result');
+  refuseInterruptedRun(resultPath);
   const { suite, auth } = verifyResultFile({ suiteDir, resultPath, manifestPath: args.value('manifest'), requireComplete: args.flag('require-complete') });
   return {
     verified: true,
