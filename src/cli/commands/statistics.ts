@@ -109,8 +109,8 @@ export const statisticsModule: CommandModule = {
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
-        { name: 'a', kind: 'value', required: true, valueName: 'FILE', description: 'result A (deltas are A - B)' },
-        { name: 'b', kind: 'value', required: true, valueName: 'FILE', description: 'result B' },
+        { name: 'a', kind: 'value', required: true, valueName: 'FILE', description: 'evaluation result A (deltas are A - B)', aliases: ['result-a'] },
+        { name: 'b', kind: 'value', required: true, valueName: 'FILE', description: 'evaluation result B', aliases: ['result-b'] },
         RESAMPLES_OPTION,
         OUT_OPTION,
         FORCE_OPTION,
