@@ -29,6 +29,7 @@ import {
   agentPathArguments,
   agentSandboxArguments,
   AGENT_SANDBOX_OPTIONS,
+  seedArgument,
 } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import {
@@ -79,6 +80,8 @@ function resultFields(
 
 async function evaluationManifest(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
+  // A negative seed is named as such (seedArgument) before the list rules apply.
+  for (const text of args.list('seed')) if (text.startsWith('-')) seedArgument(text);
   const seeds = expandSeedList(args.list('seed'));
   const out = args.required('out');
   const { suite, manifest } = await writeManifestFile({ suiteDir, seeds, out, force: args.flag('force') });
