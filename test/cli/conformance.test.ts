@@ -16,9 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest } from '../../src/core/hash.js';
-import { captureIO } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
 import { CORRIDOR, ROOT, SUITE, cliArgv, jsonError } from './run-cli.js';
+import { runMain } from './in-process.js';
 
 const PUBLIC = join(ROOT, 'scenarios', 'public', 'v1');
 /** docs/evaluation.md: ember-public 1.0 with the seeds 0, 1, 2. */
@@ -36,11 +35,7 @@ function freshDir(): string {
   return dir;
 }
 
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = captureIO();
-  const code = await main(args, io);
-  return { code, stdout: io.out(), stderr: io.err() };
-}
+const cli = runMain;
 
 async function ok(args: readonly string[]): Promise<Record<string, unknown>> {
   const run = await cli([...args, '--json']);

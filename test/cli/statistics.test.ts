@@ -13,11 +13,10 @@ import { aggregateStatistics, statisticsSubject, statisticsText } from '../../sr
 import { pairedStatistics } from '../../src/core/stats/paired.js';
 import { tinyResultText } from '../../src/core/stats/test-results.js';
 import type { Suite } from '../../src/core/world/suite.js';
-import { captureIO } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
 import { statisticsSubjectOfFile } from '../../src/node/eval/result-subject.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { ROOT, jsonError, runCli } from './run-cli.js';
+import { runMain } from './in-process.js';
 
 const TINY_SUITE = join(ROOT, 'test', 'fixtures', 'suites', 'tiny');
 
@@ -34,11 +33,7 @@ function freshDir(): string {
   return dir;
 }
 
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = captureIO();
-  const code = await main(args, io);
-  return { code, stdout: io.out(), stderr: io.err() };
-}
+const cli = runMain;
 
 const aggregateArgs = (result: string, out: string, ...extra: string[]) => ['statistics', 'aggregate', '--suite', TINY_SUITE, '--result', result, '--out', out, '--json', ...extra];
 const compareArgs = (a: string, b: string, out: string, ...extra: string[]) => ['statistics', 'compare', '--suite', TINY_SUITE, '--a', a, '--b', b, '--out', out, '--json', ...extra];
