@@ -6,6 +6,7 @@ import { parseSeed } from '../core/world/seed.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS } from '../node/agents/open-agent.js';
 import { parseAgentCommand, parseAgentSpec, type AgentSpec } from '../node/agents/spec.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
+import { positiveIntegerArgument } from './options.js';
 
 export const OUT_OPTION: OptionSpec = {
   name: 'out',
@@ -67,6 +68,10 @@ export const ACT_TIMEOUT_OPTION: OptionSpec = {
 
 /** A --seed value: a decimal integer in [0, 2^64 - 1]. The value is never echoed. */
 export function seedArgument(text: string, option = '--seed'): string {
+  // Named apart from the general rule: `--seed -1` is a negative number, not a missing value.
+  if (/^-[0-9]/.test(text)) {
+    throw new UsageError(`${option}: a negative value is out of range: must be a decimal string in [0, 2^64 - 1] (digits only, no sign, spaces or leading zeros)`);
+  }
   try {
     return parseSeed(text, option);
   } catch (error) {
@@ -78,10 +83,7 @@ export function seedArgument(text: string, option = '--seed'): string {
 /** --act-timeout-ms: a canonical decimal integer in [1, MAX_ACT_TIMEOUT_MS]. */
 export function actTimeoutArgument(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,6}$/.test(text) || Number(text) > MAX_ACT_TIMEOUT_MS) {
-    throw new UsageError(`--act-timeout-ms: must be an integer in [1, ${MAX_ACT_TIMEOUT_MS}]`);
-  }
-  return Number(text);
+  return positiveIntegerArgument('--act-timeout-ms', text, MAX_ACT_TIMEOUT_MS);
 }
 
 /**

@@ -17,6 +17,11 @@ export interface OptionSpec {
   readonly valueName?: string;
   /** One line. */
   readonly description: string;
+  /**
+   * Other names of this option, kept for compatibility (documented in its
+   * help): `--a` for score compare's `--report-a`. The value is the option's.
+   */
+  readonly aliases?: readonly string[];
 }
 
 export interface PositionalSpec {
@@ -25,6 +30,11 @@ export interface PositionalSpec {
   readonly description: string;
   /** The last positional only: one or more values (name it `NAME...`). */
   readonly variadic?: boolean;
+  /**
+   * An option that may give this argument instead (`pack verify --pack DIR`
+   * for `pack verify DIR`): the other argument style, accepted as an alias.
+   */
+  readonly option?: string;
 }
 
 /** A command's result: the fields cli-v1.0.md lists for it. `command` is added by the framework. */

@@ -36,6 +36,7 @@ function optionLabel(option: OptionSpec): string {
 
 function optionDescription(option: OptionSpec): string {
   const notes: string[] = [];
+  for (const alias of option.aliases ?? []) notes.push(`also --${alias}`);
   if (option.required) notes.push('required');
   if (option.kind === 'repeatable') notes.push('repeatable');
   return notes.length > 0 ? `${option.description} (${notes.join(', ')})` : option.description;
@@ -45,7 +46,8 @@ function optionDescription(option: OptionSpec): string {
 export function commandHelp(command: CommandSpec): string {
   const lines = [`usage: ${usageLine(command)}`, '', command.description, ''];
   if (command.positionals.length > 0) {
-    lines.push('arguments:', ...columns(command.positionals.map((p) => [p.name, p.description]), 24), '');
+    const described = command.positionals.map((p) => [p.name, p.option === undefined ? p.description : `${p.description} (or --${p.option} ${p.name})`] as const);
+    lines.push('arguments:', ...columns(described, 24), '');
   }
   const options = [...command.options, ...COMMON_OPTIONS];
   lines.push('options:', ...columns(options.map((o) => [optionLabel(o), optionDescription(o)]), 24), '');

@@ -21,6 +21,7 @@ import { removePendingOutputs } from '../node/files.js';
 import { EXIT_CODES, InterruptedError } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { writeFailure } from './output.js';
+import { endActiveProgress } from './progress.js';
 
 /** The signals that interrupt a command. */
 export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -66,6 +67,7 @@ export function installInterruptHandler(json: boolean, io: CliIO): () => void {
       return;
     }
     removePendingOutputs();
+    endActiveProgress();
     writeFailure(new InterruptedError(), { json, debug: false }, io);
     process.exit(EXIT_CODES.interrupted);
   };

@@ -3,6 +3,8 @@
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** stderr is a terminal: long commands may show progress there (src/cli/progress.ts). */
+  readonly stderrIsTerminal?: boolean;
 }
 
 /** An in-memory CliIO for tests and embedding. */

@@ -35,7 +35,7 @@ export const LLM_AGENT_OPTIONS: readonly OptionSpec[] = [
 /** The extra options of `evaluation run`. */
 export const LLM_EVALUATION_OPTIONS: readonly OptionSpec[] = [
   { name: 'trials', kind: 'value', valueName: 'K', description: 'run K trials of the manifest, one result each (OUT_STEM.t1.json ...; default 1)' },
-  { name: 'operational-out', kind: 'value', valueName: 'FILE', description: `the operational record of a ${OPENAI_CHAT_SPEC}, module or command agent run (default OUT_STEM.operational.json; it states the isolation level)` },
+  { name: 'operational-out', kind: 'value', valueName: 'FILE', description: `the operational record of a ${OPENAI_CHAT_SPEC}, module or command agent run (default OUT_STEM.operational.json; it states the isolation level and holds wall-clock times, so it differs between two identical runs, unlike the result)` },
 ];
 
 function stem(path: string): string {

@@ -71,8 +71,8 @@ describe('version', () => {
 });
 
 describe('help', () => {
-  it('emberbench alone and emberbench --help print the command tree and exit 0', async () => {
-    for (const argv of [[], ['--help']]) {
+  it('emberbench --help prints the command tree and exits 0 (emberbench alone is a usage error: see below)', async () => {
+    for (const argv of [['--help']]) {
       const { code, out, err } = await run(argv);
       expect(code).toBe(0);
       expect(err).toBe('');
@@ -86,7 +86,7 @@ describe('help', () => {
   });
 
   it('shows only registered commands, and a registered module appears in the tree', async () => {
-    const { out } = await run([]);
+    const { out } = await run(['--help']);
     expect(out).not.toContain('audit');
     const extra: CommandModule = {
       group: 'audit',
@@ -103,7 +103,7 @@ describe('help', () => {
         },
       ],
     };
-    const withExtra = await run([], [...COMMAND_MODULES, extra]);
+    const withExtra = await run(['--help'], [...COMMAND_MODULES, extra]);
     expect(withExtra.out).toContain('  audit show                  show an audit of results\n');
     expect(await run(['audit', 'show', '--json'], [...COMMAND_MODULES, extra])).toEqual({
       code: 0,
@@ -144,10 +144,11 @@ describe('usage errors (exit 2)', () => {
   const valid = ['--scenario', CORRIDOR, '--agent', 'builtin:always-stay', '--out', join(scratch, 'never.json')];
   const cases: [string[], string][] = [
     [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve)"],
-    [['scenario'], "missing command after 'scenario' (choose from: validate)"],
+    [['scenario'], "missing command after 'scenario' (choose from: validate); 'emberbench scenario --help' lists them"],
     [['scenario', 'frobnicate'], "unknown command 'scenario frobnicate' (choose from: validate)"],
     [['--force', 'version'], "options go after the command words: '--force' comes before 'version'"],
-    [['--force'], 'missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve)'],
+    [['--force'], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve); 'emberbench --help' lists them"],
+    [[], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve); 'emberbench --help' lists them"],
     [['version', '--jsn'], "unrecognized option '--jsn'"],
     [['version', '--js'], "unrecognized option '--js'"],
     [['version', '-j'], "unrecognized option '-j'"],
@@ -160,7 +161,9 @@ describe('usage errors (exit 2)', () => {
     [['episode', 'run', ...valid, '--seed', '1', '--agent-command', 'python3 agent.py'], 'give exactly one of --agent SPEC or --agent-command "CMD", not both'],
     [['episode', 'run', ...valid, '--seed', '1', '--seed', '2'], 'option --seed is given more than once'],
     [['episode', 'run', ...valid, '--seed'], 'option --seed needs a value'],
-    [['episode', 'run', ...valid, '--seed', '-1'], "option --seed needs a value (write --seed=VALUE for a value that starts with '-')"],
+    [['episode', 'run', ...valid, '--seed', '-1'], '--seed: a negative value is out of range: must be a decimal string in [0, 2^64 - 1] (digits only, no sign, spaces or leading zeros)'],
+    [['episode', 'run', ...valid, '--seed', '1', '--act-timeout-ms', '-5'], '--act-timeout-ms: -5 is negative: must be an integer in [1, 3600000]'],
+    [['episode', 'run', ...valid, '--seed', '--force'], "option --seed needs a value (write --seed=VALUE for a value that starts with '-')"],
     [['episode', 'run', ...valid, '--sce', 'x', '--seed', '1'], "unrecognized option '--sce'"],
   ];
 
@@ -209,7 +212,7 @@ describe('usage errors (exit 2)', () => {
       expect(out).toBe('');
       const error = jsonError(err);
       expect(error.kind).toBe('usage');
-      expect(error.message).toMatch(/^--seed: must be a decimal string in \[0, 2\^64 - 1\]/);
+      expect(error.message).toMatch(/^--seed: (a negative value is out of range: )?must be a decimal string in \[0, 2\^64 - 1\]/);
     }
     expect(readdirSync(scratch)).toEqual([]);
   });
@@ -229,9 +232,9 @@ describe('usage errors (exit 2)', () => {
       [['--agent', 'builtin:nope'], /^unknown builtin agent "nope"/],
       [['--agent', 'mod:make', '--agent-path', join(scratch, 'missing')], /^--agent-path: directory does not exist: /],
       [['--agent', 'mod:make', '--agent-path', CORRIDOR], /^--agent-path: not a directory: /],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '0'], /^--act-timeout-ms: must be an integer in \[1, 3600000\]$/],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '3600001'], /^--act-timeout-ms: must be an integer/],
-      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '1e3'], /^--act-timeout-ms: must be an integer/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '0'], /^--act-timeout-ms: 0 is out of range: must be an integer in \[1, 3600000\]$/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '3600001'], /^--act-timeout-ms: 3600001 is out of range: must be an integer/],
+      [['--agent', 'builtin:always-stay', '--act-timeout-ms', '1e3'], /^--act-timeout-ms: '1e3' is not a decimal integer: must be an integer/],
     ];
     for (const [extra, message] of cases) {
       const { code, err } = await run([...base, ...extra, '--json']);

@@ -65,6 +65,7 @@ export async function runCli(argv: readonly string[] = process.argv.slice(2)): P
   const io: CliIO = {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
+    stderrIsTerminal: process.stderr.isTTY === true,
   };
   // A closed pipe (`emberbench ... | head`) is not a failure of the command.
   process.stdout.on('error', () => undefined);

@@ -29,16 +29,34 @@ export function suiteDirArgument(args: ParsedArgs): string {
 }
 
 /**
+ * A canonical decimal integer in [1, max] for `option`, else a usage error
+ * that says what is wrong with the value (negative, a leading zero, out of
+ * range, not an integer) and the range it must be in.
+ */
+export function positiveIntegerArgument(option: string, text: string, max: number): number {
+  const rule = `must be an integer in [1, ${max}]`;
+  if (/^[1-9][0-9]*$/.test(text) && text.length <= String(max).length && Number(text) <= max) return Number(text);
+  let problem: string;
+  if (text === '') problem = 'the value is empty';
+  else if (/^-[0-9]+$/.test(text)) problem = `${text} is negative`;
+  else if (/^0[0-9]+$/.test(text)) problem = `${text} has a leading zero (write it with no leading zeros)`;
+  else if (/^[0-9]+$/.test(text)) problem = `${text} is out of range`;
+  else problem = `'${text}' is not a decimal integer`;
+  return usage(`${option}: ${problem}: ${rule}`);
+}
+
+function usage(message: string): never {
+  throw new UsageError(message);
+}
+
+/**
  * --resamples: a canonical decimal integer in [1, MAX_RESAMPLES], else a
  * usage error. Undefined when absent: the library default applies, the CLI
  * does not pass a count at all.
  */
 export function resamplesArgument(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,6}$/.test(text) || Number(text) > MAX_RESAMPLES) {
-    throw new UsageError(`--resamples: must be an integer in [1, ${MAX_RESAMPLES}]`);
-  }
-  return Number(text);
+  return positiveIntegerArgument('--resamples', text, MAX_RESAMPLES);
 }
 
 /** The suite identity every suite-based command reports (cli-v1.0.md "the suite fields"). */

@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { ParsedArgs, type CommandSpec, type OptionSpec } from './command.js';
-import { COMMON_OPTIONS, commandHelp, groupHelp, treeHelp } from './help.js';
+import { COMMON_OPTIONS, PROGRAM as PROGRAM_NAME, commandHelp, groupHelp, treeHelp } from './help.js';
 import type { CommandNode } from './tree.js';
 
 export type ParseOutcome =
@@ -24,7 +24,10 @@ function choices(node: CommandNode): string {
   return [...node.children.keys()].join(', ');
 }
 
-/** `emberbench` with no command words, or a group without its subcommand. */
+/**
+ * `emberbench` with no command words, or a group without its subcommand:
+ * help with --help, else a usage error (exit 2) that lists the choices.
+ */
 function parseIncomplete(node: CommandNode, rest: readonly string[]): ParseOutcome {
   const where = node.path.length === 0 ? '' : ` after '${node.path.join(' ')}'`;
   const first = rest[0];
@@ -35,7 +38,6 @@ function parseIncomplete(node: CommandNode, rest: readonly string[]): ParseOutco
   if (optionZone(rest).includes('--help')) {
     return { kind: 'help', text: node.path.length === 0 ? treeHelp(node) : groupHelp(node) };
   }
-  if (node.path.length === 0 && rest.length === 0) return { kind: 'help', text: treeHelp(node) };
   // Options before the command words: name the real problem, an option no
   // command knows, or a word that is no command, before "missing command".
   const kinds = optionKinds(node);
@@ -60,14 +62,19 @@ function parseIncomplete(node: CommandNode, rest: readonly string[]): ParseOutco
     throw new UsageError(`options go after the command words: '${rest[0]}' comes before '${[...node.path, word].join(' ')}'`);
   }
   if (word !== undefined) throw new UsageError(`unknown command '${[...node.path, word].join(' ')}' (choose from: ${choices(node)})`);
-  throw new UsageError(`missing command${where} (choose from: ${choices(node)})`);
+  // Like any malformed command line (cli-v1.0.md "Exit codes": 2), with or without --json, at the top or in a group.
+  const help = [PROGRAM_NAME, ...node.path, '--help'].join(' ');
+  throw new UsageError(`missing command${where} (choose from: ${choices(node)}); '${help}' lists them`);
 }
 
 /** Every option a command under `node` (or every command) takes, by name. */
 function optionKinds(node: CommandNode): Map<string, OptionSpec['kind']> {
   const out = new Map<string, OptionSpec['kind']>(COMMON_OPTIONS.map((o) => [o.name, o.kind]));
   const visit = (n: CommandNode): void => {
-    for (const option of n.command?.options ?? []) if (!out.has(option.name)) out.set(option.name, option.kind);
+    for (const option of n.command?.options ?? []) {
+      for (const name of [option.name, ...(option.aliases ?? [])]) if (!out.has(name)) out.set(name, option.kind);
+    }
+    for (const positional of n.command?.positionals ?? []) if (positional.option !== undefined && !out.has(positional.option)) out.set(positional.option, 'value');
     for (const child of n.children.values()) visit(child);
   };
   visit(node);
@@ -95,17 +102,71 @@ function usageFromParseArgs(error: unknown): UsageError {
   }
 }
 
+/**
+ * `--seed -1` as `--seed=-1`: a negative number after an option that takes
+ * a value is that value (no option starts with a digit), so the option's own
+ * check says what is wrong with it instead of "needs a value".
+ */
+function negativeValuesJoined(rest: readonly string[], all: readonly OptionSpec[]): string[] {
+  const takesValue = new Set(all.filter((o) => o.kind !== 'flag').map((o) => `--${o.name}`));
+  const zone = optionZone(rest).length;
+  const out: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i]!;
+    const next = rest[i + 1];
+    if (i + 1 < zone && takesValue.has(token) && next !== undefined && /^-[0-9]/.test(next)) {
+      out.push(`${token}=${next}`);
+      i++;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}
+
+/** Moves an alias's value to its option's name; an option and its alias together are a usage error. */
+function mergeAliases(specs: readonly OptionSpec[], values: Record<string, string | boolean | string[] | undefined>): void {
+  for (const spec of specs) {
+    for (const alias of spec.aliases ?? []) {
+      if (values[alias] === undefined) continue;
+      if (values[spec.name] !== undefined) {
+        throw new UsageError(`give --${spec.name} or its other name --${alias}, not both`);
+      }
+      values[spec.name] = values[alias];
+      delete values[alias];
+    }
+  }
+}
+
+/** `pack verify --pack DIR` as `pack verify DIR`: the option form of a positional argument. */
+function withPositionalAliases(command: CommandSpec, given: readonly string[], values: Record<string, string | boolean | string[] | undefined>): string[] {
+  const positionals = [...given];
+  command.positionals.forEach((spec, index) => {
+    if (spec.option === undefined) return;
+    const value = values[spec.option];
+    delete values[spec.option];
+    if (typeof value !== 'string') return;
+    if (positionals.length > index) throw new UsageError(`give ${spec.name} or --${spec.option} ${spec.name}, not both`);
+    if (positionals.length < index) throw new UsageError(`--${spec.option} ${spec.name} needs the arguments before it`);
+    positionals.push(value);
+  });
+  return positionals;
+}
+
 function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutcome {
   // --help wins over every other problem on the line, as in argparse.
   if (optionZone(rest).includes('--help')) return { kind: 'help', text: commandHelp(command) };
   const all = [...command.options, ...COMMON_OPTIONS];
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const option of all) {
-    options[option.name] = { type: option.kind === 'flag' ? 'boolean' : 'string', multiple: option.kind === 'repeatable' };
+    for (const name of [option.name, ...(option.aliases ?? [])]) {
+      options[name] = { type: option.kind === 'flag' ? 'boolean' : 'string', multiple: option.kind === 'repeatable' };
+    }
   }
+  for (const positional of command.positionals) if (positional.option !== undefined) options[positional.option] = { type: 'string' };
   let parsed;
   try {
-    parsed = parseArgs({ args: [...rest], options, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({ args: negativeValuesJoined(rest, all), options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     throw usageFromParseArgs(error);
   }
@@ -114,13 +175,16 @@ function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutco
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option') continue;
-    const spec = all.find((o) => o.name === token.name);
-    if (spec && spec.kind !== 'repeatable' && seen.has(token.name)) {
+    const spec = all.find((o) => o.name === token.name || o.aliases?.includes(token.name));
+    const positionalAlias = command.positionals.some((p) => p.option === token.name);
+    if (((spec && spec.kind !== 'repeatable') || positionalAlias) && seen.has(token.name)) {
       throw new UsageError(`option --${token.name} is given more than once`);
     }
     seen.add(token.name);
   }
-  const positionals = parsed.positionals;
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  mergeAliases(command.options, values);
+  const positionals = withPositionalAliases(command, parsed.positionals, values);
   // A variadic last positional (`SHARD...`) takes every further argument.
   const variadic = command.positionals[command.positionals.length - 1]?.variadic === true;
   if (!variadic && positionals.length > command.positionals.length) {
@@ -130,7 +194,6 @@ function parseCommand(command: CommandSpec, rest: readonly string[]): ParseOutco
   if (missingPositionals.length > 0) {
     throw new UsageError(`missing argument${missingPositionals.length > 1 ? 's' : ''}: ${missingPositionals.join(' ')}`);
   }
-  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const missing = command.options.filter((o) => o.required && values[o.name] === undefined).map((o) => `--${o.name}`);
   if (missing.length > 0) {
     throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);

@@ -42,14 +42,34 @@ command come first.
   (the output exists, is a directory, is also an input, its directory is
   missing, or it cannot be written); 130 interrupted (Ctrl+C).
 - **Files.** Inputs are never written. An output equal to an input (the same
-  file by any path) is refused even with \`--force\`. An existing output is
-  replaced only with \`--force\`; parent directories are never created. The
+  file by any path), or a symlink or hard link to a file inside an input
+  folder, is refused even with \`--force\`. An existing output is replaced
+  only with \`--force\`, and only if it is a regular file: a device, FIFO,
+  socket or symlink is refused by name. Parent directories are never created. The
   output is written to a temporary file in the same directory, fsynced, then
   hard-linked to the output path (or renamed over it with \`--force\`); on
   any failure nothing is left behind. \`evaluation run\` is the exception: it
   keeps its last complete checkpoint so that \`--resume\` can continue.
   Inputs are validated and the output path is checked before any agent is
   loaded or any episode runs.
+- **Arguments.** A command whose only input is one artifact takes it as a
+  positional argument (\`scenario validate FILE\`, \`suite validate DIR\`,
+  \`generated validate DIR\`, \`pack verify DIR\`, \`bundle verify DIR\`);
+  a command with several inputs or an output names each with an option
+  (\`--suite\`, \`--result\`, \`--bundle\`, \`--out\`), as the
+  specification's commands do. Older forms are accepted as documented
+  aliases: \`pack verify --pack DIR\`, \`operational validate --record\`
+  (now \`--operational\`: \`--record\` is a run record in \`replay verify\`),
+  \`score compare --a/--b\` (now \`--report-a/--report-b\`: score reports,
+  where \`statistics compare --a/--b\` take results, also as
+  \`--result-a/--result-b\`). A missing command (\`emberbench\`,
+  \`emberbench scenario\`) is a usage error (exit 2) that lists the choices;
+  \`--help\` prints them (exit 0).
+- **Interrupts and progress.** Ctrl+C exits 130 at once, also in the middle of
+  a long computation (the statistics bootstrap yields to the event loop every
+  few milliseconds), and leaves no output or temporary file. Long
+  computations show a progress line on stderr when it is a terminal, never
+  with \`--json\` and never when stderr is a file or a pipe.
 - **Determinism.** The same command with the same inputs gives byte-identical
   files and stdout from any directory, in any environment, in any option
   order (except the order of \`--seed\`, which is the manifest order). No

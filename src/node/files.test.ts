@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -278,5 +278,63 @@ describe('SIGINT while writing', () => {
     expect(result.status).toBe(130);
     expect(result.stdout).toBe('temp written\n');
     expect(entries()).toEqual([]);
+  });
+});
+
+describe('--force replaces only a regular file', () => {
+  // Special files are made in the temporary folder (mkfifo, mknod), never on the host's /dev.
+  function make(tool: string, ...args: string[]): void {
+    const result = spawnSync(tool, args, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${result.stderr}`);
+  }
+
+  it('refuses a character device, a FIFO and a symbolic link by name, with or without --force, and leaves them as they were', async () => {
+    const fifo = join(dir, 'fifo');
+    make('mkfifo', fifo);
+    const device = join(dir, 'full');
+    // The same device numbers as /dev/full (1, 7); as root this succeeds, else the case is skipped.
+    const isRoot = process.getuid?.() === 0;
+    if (isRoot) make('mknod', device, 'c', '1', '7');
+    const target = join(dir, 'target.json');
+    writeFileSync(target, 'target');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    const cases: [string, string][] = [
+      [fifo, 'a FIFO (named pipe)'],
+      [link, 'a symbolic link'],
+      ...(isRoot ? [[device, 'a character device'] as [string, string]] : []),
+    ];
+    for (const [out, kind] of cases) {
+      for (const force of [true, false]) {
+        const error = await outputError(writeOutputFile(out, 'x', { force, inputs: [] }));
+        expect(error.message).toBe(`output ${out} is ${kind}, not a regular file; only a regular file is ever replaced: choose another output path`);
+      }
+    }
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('target');
+    if (isRoot) expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    expect(entries()).toEqual(['fifo', 'link.json', 'target.json', ...(isRoot ? ['full'] : [])].sort());
+  });
+
+  it('refuses a symlink or a hard link to a file inside an input directory, even with --force', async () => {
+    const suite = join(dir, 'suite');
+    mkdirSync(join(suite, 'deep'), { recursive: true });
+    const inside = join(suite, 'deep', 'scenario.json');
+    writeFileSync(inside, 'scenario');
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    symlinkSync(inside, join(out, 'soft.json'));
+    linkSync(inside, join(out, 'hard.json'));
+    for (const name of ['soft.json', 'hard.json']) {
+      const path = join(out, name);
+      const error = await outputError(writeOutputFile(path, 'x', { force: true, inputs: [suite] }));
+      expect(error.message).toBe(`output ${path} is a link to a file inside the input directory ${suite}; inputs are never written: choose another output path`);
+    }
+    expect(readFileSync(inside, 'utf8')).toBe('scenario');
+    // A plain file with --force is still replaced.
+    writeFileSync(join(out, 'plain.json'), 'old');
+    await writeOutputFile(join(out, 'plain.json'), 'new', { force: true, inputs: [suite] });
+    expect(readFileSync(join(out, 'plain.json'), 'utf8')).toBe('new');
   });
 });

@@ -18,7 +18,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, rmSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
-import { link, lstat, open, realpath, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, readdir, realpath, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
 import { processScope, type Release } from './lifetime.js';
@@ -33,6 +33,11 @@ export interface OutputOptions {
    * directory, is refused: inputs are never written.
    */
   readonly inputs: readonly string[];
+  /**
+   * What to do about an existing output, for a command without --force
+   * (default: `use --force to replace it`).
+   */
+  readonly existsAdvice?: string;
 }
 
 /** Seams for tests: failures and races that a real filesystem rarely shows on demand. */
@@ -99,15 +104,56 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   }
 }
 
-function existsError(path: string): OutputError {
-  return new OutputError(`output file exists (use --force to replace it): ${path}`);
+function existsError(path: string, advice = 'use --force to replace it'): OutputError {
+  return new OutputError(`output file exists (${advice}): ${path}`);
 }
 
 function isInside(child: string, dir: string): boolean {
   return child === dir || child.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
-/** Refuses an output that is an input file (same realpath or same dev+ino) or lies inside an input directory. */
+/** What a non-regular directory entry is, in words for a message. */
+function entryKind(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/**
+ * Whether a file with this dev+ino lies inside `dir` (a hard link to it
+ * elsewhere is the same file). Only called for an output with more than one
+ * link, so a walk is rare; input directories are suites and batches (small).
+ */
+async function hasFileInside(dir: string, target: Stats): Promise<boolean> {
+  const pending = [dir];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    let entries;
+    try {
+      entries = await readdir(next, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(next, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.isFile()) {
+        const stats = await statOrUndefined(path);
+        if (stats && stats.dev === target.dev && stats.ino === target.ino) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Refuses an output that is an input file (same realpath or same dev+ino),
+ * lies inside an input directory, or is (a symlink or a hard link to) a
+ * file inside one: inputs are never written, not even with --force.
+ */
 async function refuseInputs(path: string, inputs: readonly string[]): Promise<void> {
   const outStat = await statOrUndefined(path);
   const outReal = outStat ? await realpath(path) : undefined;
@@ -121,12 +167,28 @@ async function refuseInputs(path: string, inputs: readonly string[]): Promise<vo
       if (isInside(parentReal, inReal)) {
         throw new OutputError(`output ${path} is inside the input directory ${input}; inputs are never written`);
       }
+      const linked = outReal !== undefined && isInside(outReal, inReal);
+      if (linked || (outStat !== undefined && outStat.isFile() && outStat.nlink > 1 && (await hasFileInside(inReal, outStat)))) {
+        throw new OutputError(`output ${path} is a link to a file inside the input directory ${input}; inputs are never written: choose another output path`);
+      }
       continue;
     }
     const sameFile = outStat !== undefined && outStat.dev === inStat.dev && outStat.ino === inStat.ino;
     if (sameFile || outReal === inReal) {
       throw new OutputError(`output ${path} is the input file ${input}; inputs are never written`);
     }
+  }
+}
+
+/**
+ * With --force only a regular file is replaced: a device, FIFO, socket or
+ * symbolic link at the output path is refused by name (as root, a rename
+ * would otherwise replace /dev/full with a file).
+ */
+async function refuseNonRegular(path: string): Promise<void> {
+  const entry = await lstatOrUndefined(path);
+  if (entry !== undefined && !entry.isFile()) {
+    throw new OutputError(`output ${path} is ${entryKind(entry)}, not a regular file; only a regular file is ever replaced: choose another output path`);
   }
 }
 
@@ -144,8 +206,9 @@ export async function checkOutputPath(path: string, options: OutputOptions): Pro
   const outStat = await statOrUndefined(path);
   if (outStat?.isDirectory()) throw new OutputError(`output is a directory: ${path}`);
   await refuseInputs(path, options.inputs);
+  await refuseNonRegular(path);
   // lstat also sees a dangling symlink, which link() would refuse as well.
-  if (!options.force && (await lstatOrUndefined(path))) throw existsError(path);
+  if (!options.force && (await lstatOrUndefined(path))) throw existsError(path, options.existsAdvice);
 }
 
 function tempPathFor(path: string): string {
@@ -214,12 +277,12 @@ async function writeTemp(temp: string, data: OutputData): Promise<void> {
 }
 
 /** The O_CREAT | O_EXCL fallback for filesystems without hard links. */
-async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined): Promise<void> {
+async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined, advice: string | undefined): Promise<void> {
   let handle;
   try {
     handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
   } catch (error) {
-    if (errnoCode(error) === 'EEXIST') throw existsError(path);
+    if (errnoCode(error) === 'EEXIST') throw existsError(path, advice);
     throw asOutputError(error, path);
   }
   const { dev, ino } = await handle.stat();
@@ -268,16 +331,17 @@ export async function writeOutputFile(path: string, text: string | OutputData, o
     if (options.force) {
       // Checked again right before the replace: an input never becomes the output.
       await refuseInputs(path, options.inputs);
+      await refuseNonRegular(path);
       await rename(temp, path);
     } else {
       try {
         await (hooks?.link ?? link)(temp, path);
       } catch (error) {
         const code = errnoCode(error);
-        if (code === 'EEXIST') throw existsError(path);
+        if (code === 'EEXIST') throw existsError(path, options.existsAdvice);
         if (code === undefined || !LINK_UNSUPPORTED.has(code)) throw error;
         await removeQuietly(temp);
-        await writeExclusive(path, data, hooks);
+        await writeExclusive(path, data, hooks, options.existsAdvice);
       }
       await removeQuietly(temp);
     }

@@ -68,7 +68,7 @@ describe('every command runs without the network', () => {
   const covered = new Set<string>();
   // In order: later commands read what earlier ones wrote.
   const commands: [string, string[]][] = [
-    ['help', []],
+    ['help', ['--help']],
     ['command help', ['episode', 'run', '--help']],
     ['version', ['version', '--json']],
     ['scenario validate', ['scenario', 'validate', CORRIDOR, '--json']],

@@ -59,10 +59,14 @@ describe('entry', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('prints the command tree with no arguments and exits 0', () => {
+  it('a missing command is a usage error (exit 2) that lists the commands; --help prints the command tree', () => {
     const result = runCli([]);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain('  episode run                 run one scenario with one seed and a local agent\n');
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^emberbench: error: missing command \(choose from: version, scenario, .*\); 'emberbench --help' lists them\n$/);
+    const help = runCli(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('  episode run                 run one scenario with one seed and a local agent\n');
   });
 });
 

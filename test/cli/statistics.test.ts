@@ -13,11 +13,10 @@ import { aggregateStatistics, statisticsSubject, statisticsText } from '../../sr
 import { pairedStatistics } from '../../src/core/stats/paired.js';
 import { tinyResultText } from '../../src/core/stats/test-results.js';
 import type { Suite } from '../../src/core/world/suite.js';
-import { captureIO } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
 import { statisticsSubjectOfFile } from '../../src/node/eval/result-subject.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { ROOT, jsonError, runCli } from './run-cli.js';
+import { runMain } from './in-process.js';
 
 const TINY_SUITE = join(ROOT, 'test', 'fixtures', 'suites', 'tiny');
 
@@ -34,11 +33,7 @@ function freshDir(): string {
   return dir;
 }
 
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = captureIO();
-  const code = await main(args, io);
-  return { code, stdout: io.out(), stderr: io.err() };
-}
+const cli = runMain;
 
 const aggregateArgs = (result: string, out: string, ...extra: string[]) => ['statistics', 'aggregate', '--suite', TINY_SUITE, '--result', result, '--out', out, '--json', ...extra];
 const compareArgs = (a: string, b: string, out: string, ...extra: string[]) => ['statistics', 'compare', '--suite', TINY_SUITE, '--a', a, '--b', b, '--out', out, '--json', ...extra];
@@ -94,11 +89,20 @@ describe('statistics aggregate', () => {
   });
 
   it('refuses a bad --resamples as a usage error (exit 2) before reading anything', async () => {
-    for (const bad of ['0', '-5', '01', '1.5', 'abc', '1000001', '']) {
+    const cases: [string, string][] = [
+      ['0', '0 is out of range'],
+      ['-5', '-5 is negative'],
+      ['01', '01 has a leading zero (write it with no leading zeros)'],
+      ['1.5', "'1.5' is not a decimal integer"],
+      ['abc', "'abc' is not a decimal integer"],
+      ['1000001', '1000001 is out of range'],
+      ['', 'the value is empty'],
+    ];
+    for (const [bad, problem] of cases) {
       const dir = freshDir();
       const run = await cli(aggregateArgs(join(dir, 'no-such-result.json'), join(dir, 'stats.json'), `--resamples=${bad}`));
       expect(run.code, bad).toBe(2);
-      expect(jsonError(run.stderr).message).toMatch(/^--resamples: must be an integer in \[1, 1000000\]$/);
+      expect(jsonError(run.stderr).message).toBe(`--resamples: ${problem}: must be an integer in [1, 1000000]`);
       expect(readdirSync(dir)).toEqual([]);
     }
   });

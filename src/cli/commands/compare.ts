@@ -25,8 +25,8 @@ const RESAMPLES_OPTION: OptionSpec = {
 
 async function scoreCompare(args: ParsedArgs, context: CommandContext): Promise<Report> {
   // 1. The command line (exit 2).
-  const pathA = args.required('a');
-  const pathB = args.required('b');
+  const pathA = args.required('report-a');
+  const pathB = args.required('report-b');
   const resamples = resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES;
   const out = args.required('out');
 
@@ -72,13 +72,13 @@ export const scoreCompareModule: CommandModule = {
         'Loads both score reports strictly; they must share the scoring version, constants, evaluation manifest, target (one environment pack, or both unofficial on one suite) and applicable episodes. Pairs the episode scores, aggregates the differences with the score hierarchy (delta = score A - score B exactly), computes the stratified bootstrap interval of the differences and decides exact_tie, a_better, b_better or inconclusive (practical difference 1 point; fewer than 5 applicable episodes is inconclusive). Writes the comparison as canonical JSON plus one LF and prints a summary.',
       positionals: [],
       options: [
-        { name: 'a', kind: 'value', required: true, valueName: 'REPORT', description: 'score report A (the first term of A - B)' },
-        { name: 'b', kind: 'value', required: true, valueName: 'REPORT', description: 'score report B' },
+        { name: 'report-a', kind: 'value', required: true, valueName: 'REPORT', description: 'score report A (the first term of A - B)', aliases: ['a'] },
+        { name: 'report-b', kind: 'value', required: true, valueName: 'REPORT', description: 'score report B', aliases: ['b'] },
         OUT_OPTION,
         RESAMPLES_OPTION,
         FORCE_OPTION,
       ],
-      examples: ['emberbench score compare --a model-a.score.json --b model-b.score.json --out a-vs-b.json'],
+      examples: ['emberbench score compare --report-a model-a.score.json --report-b model-b.score.json --out a-vs-b.json'],
       run: (args, context) => scoreCompare(args, context),
     },
   ],

@@ -4,7 +4,8 @@
  * authenticate a result.
  */
 
-import { UsageError } from '../../core/errors.js';
+import { existsSync } from 'node:fs';
+import { UsageError, ValidationError } from '../../core/errors.js';
 import { manifestHash } from '../../core/eval/manifest.js';
 import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
@@ -13,6 +14,7 @@ import type { Suite } from '../../core/world/suite.js';
 import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
 import { defaultEntryPoints } from '../../node/entry-points.js';
 import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
+import { journalPath } from '../../node/eval/journal-lines.js';
 import { isLocalAgent } from '../../node/agents/local-operational.js';
 import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
 import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
@@ -27,6 +29,7 @@ import {
   agentPathArguments,
   agentSandboxArguments,
   AGENT_SANDBOX_OPTIONS,
+  seedArgument,
 } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import {
@@ -78,6 +81,8 @@ function resultFields(
 
 async function evaluationManifest(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
+  // A negative seed is named as such (seedArgument) before the list rules apply.
+  for (const text of args.list('seed')) if (text.startsWith('-')) seedArgument(text);
   const seeds = expandSeedList(args.list('seed'));
   const out = args.required('out');
   const { suite, manifest } = await writeManifestFile({ suiteDir, seeds, out, force: args.flag('force') });
@@ -188,9 +193,23 @@ function trialFields(outcomes: readonly TrialOutcome[], llm: boolean): Report {
 // ---------------------------------------------------------------------------
 // evaluation verify
 
+/**
+ * A result that is missing while its journal is there is a run that was
+ * interrupted before its last commit: say so, and how to finish it, instead
+ * of only "does not exist" (exit 3 either way).
+ */
+function refuseInterruptedRun(resultPath: string): void {
+  const journal = journalPath(resultPath);
+  if (existsSync(resultPath) || !existsSync(journal)) return;
+  throw new ValidationError(
+    `${resultPath}: evaluation result does not exist, but its journal ${journal} does: the run was interrupted; finish it with evaluation run --resume and the same --suite, --manifest, --model-id, --agent and --out ${resultPath}, then verify it`,
+  );
+}
+
 async function evaluationVerify(args: ParsedArgs): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const resultPath = args.required('result');
+  refuseInterruptedRun(resultPath);
   const { suite, auth } = verifyResultFile({ suiteDir, resultPath, manifestPath: args.value('manifest'), requireComplete: args.flag('require-complete') });
   return {
     verified: true,
@@ -236,7 +255,7 @@ export const evaluationModule: CommandModule = {
       words: ['evaluation', 'run'],
       summary: 'run every manifest episode with a local agent (resumable)',
       description:
-        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). A module or command agent runs in the bubblewrap sandbox (docs/agents.md); its isolation level (sandboxed, or none where no sandbox exists) is reported and written, with the run\'s wall time, to its operational record OUT_STEM.operational.json. Progress goes to stderr unless --json. One process writes an output: the run holds OUT.lock for its whole life, and a second run of the same --out is refused (exit 6) naming the holder (pid, host, start); a lock left by a process killed on this host is taken over with a notice, one from another host never (the message says how to clear it). SIGINT or SIGTERM stops the run at an episode boundary: the journal keeps every finished episode, the lock is released, the exit status is 130, and --resume continues (a second signal stops at once).',
+        'Runs every scheduled episode with a fresh agent, checks each record by replay, computes its metrics from the replay and saves the whole result atomically after every episode. An existing --out is never overwritten: without --resume it is an output conflict (exit 6; continue it with --resume, or write to another --out); with --resume it must authenticate and carry the same manifest hash and model ID, and its episodes are not run again. After an agent failure the last checkpoint stays (exit 4) unless --continue-on-failure declares the failure and goes on. --trials K runs K trials, each into its own result (OUT_STEM.t1.json ... when K > 1). With --agent builtin:openai-chat --agent-config FILE a language model behind an OpenAI-compatible endpoint is evaluated: episode transcripts go to OUT_STEM.transcripts/ and each trial\'s operational record (latency, tokens, cost) to OUT_STEM.operational.json (docs/llm.md). A module or command agent runs in the bubblewrap sandbox (docs/agents.md); its isolation level (sandboxed, or none where no sandbox exists) is reported and written, with the run\'s wall time, to its operational record OUT_STEM.operational.json. An operational record holds wall-clock times (wall time, latencies), so two identical runs write different operational records; the result is byte-identical. Progress goes to stderr unless --json. One process writes an output: the run holds OUT.lock for its whole life, and a second run of the same --out is refused (exit 6) naming the holder (pid, host, start); a lock left by a process killed on this host is taken over with a notice, one from another host never (the message says how to clear it). SIGINT or SIGTERM stops the run at an episode boundary: the journal keeps every finished episode, the lock is released, the exit status is 130, and --resume continues (a second signal stops at once).',
       positionals: [],
       options: [
         ...SUITE_OPTIONS,

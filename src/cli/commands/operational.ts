@@ -6,7 +6,7 @@ import { readTextInput } from '../../node/inputs.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
 function operationalValidate(args: ParsedArgs): Promise<Report> {
-  const path = args.required('record');
+  const path = args.required('operational');
   const record = parseOperationalRecordText(readTextInput(path, 'operational record'), path);
   const reportPath = args.value('report');
   // The efficiency view reads the report; it never changes the score or an order.
@@ -36,10 +36,10 @@ export const operationalModule: CommandModule = {
         'Loads an operational record strictly (canonical JSON plus one LF; non-empty printable IDs, a 64-hex inference configuration digest, non-negative integers and exact decimals, cost and cost_unit both set or both null) and reports its digest. With --report, also the EMBER-Efficiency view: the report\'s score per unit of the record\'s cost per episode. Operational values are never score inputs.',
       positionals: [],
       options: [
-        { name: 'record', kind: 'value', required: true, valueName: 'FILE', description: 'the operational record file' },
+        { name: 'operational', kind: 'value', required: true, valueName: 'FILE', description: 'the operational record file (as in score --operational; --record is a run record elsewhere)', aliases: ['record'] },
         { name: 'report', kind: 'value', valueName: 'FILE', description: 'a score report of the same model: add the EMBER-Efficiency view (the record must have a cost)' },
       ],
-      examples: ['emberbench operational validate --record operational.json --json', 'emberbench operational validate --record operational.json --report score.json'],
+      examples: ['emberbench operational validate --operational operational.json --json', 'emberbench operational validate --operational operational.json --report score.json'],
       run: (args) => operationalValidate(args),
     },
   ],

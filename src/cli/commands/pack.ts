@@ -30,7 +30,7 @@ async function packBuild(args: ParsedArgs): Promise<Report> {
 }
 
 async function packVerify(args: ParsedArgs): Promise<Report> {
-  const pack = verifyPack(args.required('pack'));
+  const pack = verifyPack(args.positional(0));
   return { verified: true, ...packReport(pack) };
 }
 
@@ -57,9 +57,9 @@ export const packModule: CommandModule = {
       summary: 'authenticate an environment pack and recompute every fire world and M*',
       description:
         'Loads the pack fail-closed: pack.json must be canonical with the running versions and the official scoring constants, the suite copy must load and match its pinned identity and byte digests, manifest.json must be a canonical manifest with the pinned hash that targets the suite, and every fire-world digest and M* must equal the recomputation. Any difference is exit 3 (a tampered input).',
-      positionals: [],
-      options: [{ name: 'pack', kind: 'value', required: true, valueName: 'DIR', description: 'the pack directory' }],
-      examples: ['emberbench pack verify --pack pack-v1 --json'],
+      positionals: [{ name: 'DIR', description: 'the pack directory', option: 'pack' }],
+      options: [],
+      examples: ['emberbench pack verify pack-v1 --json'],
       run: (args) => packVerify(args),
     },
   ],

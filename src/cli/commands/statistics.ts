@@ -11,14 +11,15 @@
 
 import type { CanonicalInput } from '../../core/json/canonical.js';
 import { MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
-import { aggregateStatistics, statisticsDigest, statisticsText } from '../../core/stats/aggregate.js';
-import { pairedStatistics } from '../../core/stats/paired.js';
+import { aggregateStatisticSteps, statisticsDigest, statisticsText } from '../../core/stats/aggregate.js';
+import { pairedStatisticSteps } from '../../core/stats/paired.js';
 import { checkOutputPath, writeOutputFile } from '../../node/files.js';
 import { statisticsSubjectOfFile } from '../../node/eval/result-subject.js';
 import { loadSuiteDir } from '../../node/inputs.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
-import type { CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
+import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, resamplesArgument, suiteDirArgument } from '../options.js';
+import { runLong } from '../progress.js';
 
 const RESAMPLES_OPTION: OptionSpec = {
   name: 'resamples',
@@ -33,7 +34,7 @@ async function writeArtifact(out: string, artifact: CanonicalInput, output: { fo
   return statisticsDigest(text);
 }
 
-async function statisticsAggregate(args: ParsedArgs): Promise<Report> {
+async function statisticsAggregate(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const resultPath = args.required('result');
   const resamples = resamplesArgument(args.value('resamples'));
@@ -43,7 +44,7 @@ async function statisticsAggregate(args: ParsedArgs): Promise<Report> {
   const suite = loadSuiteDir(suiteDir);
   const subject = statisticsSubjectOfFile(resultPath, suite);
   await checkOutputPath(out, output);
-  const stats = aggregateStatistics(subject, resamples);
+  const stats = await runLong(aggregateStatisticSteps(subject, resamples), context.io, args.flag('json'));
   const digest = await writeArtifact(out, stats, output);
   return {
     statistics_version: stats.statistics_version,
@@ -54,7 +55,7 @@ async function statisticsAggregate(args: ParsedArgs): Promise<Report> {
   };
 }
 
-async function statisticsCompare(args: ParsedArgs): Promise<Report> {
+async function statisticsCompare(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
   const pathA = args.required('a');
   const pathB = args.required('b');
@@ -66,7 +67,7 @@ async function statisticsCompare(args: ParsedArgs): Promise<Report> {
   const a = statisticsSubjectOfFile(pathA, suite);
   const b = statisticsSubjectOfFile(pathB, suite);
   await checkOutputPath(out, output);
-  const stats = pairedStatistics(a, b, resamples);
+  const stats = await runLong(pairedStatisticSteps(a, b, resamples), context.io, args.flag('json'));
   const digest = await writeArtifact(out, stats, output);
   return {
     statistics_version: stats.statistics_version,
@@ -98,7 +99,7 @@ export const statisticsModule: CommandModule = {
         FORCE_OPTION,
       ],
       examples: [`emberbench statistics aggregate --suite ${EXAMPLE_SUITE} --result result.json --out stats.json`],
-      run: (args) => statisticsAggregate(args),
+      run: (args, context) => statisticsAggregate(args, context),
     },
     {
       words: ['statistics', 'compare'],
@@ -108,14 +109,14 @@ export const statisticsModule: CommandModule = {
       positionals: [],
       options: [
         ...SUITE_OPTIONS,
-        { name: 'a', kind: 'value', required: true, valueName: 'FILE', description: 'result A (deltas are A - B)' },
-        { name: 'b', kind: 'value', required: true, valueName: 'FILE', description: 'result B' },
+        { name: 'a', kind: 'value', required: true, valueName: 'FILE', description: 'evaluation result A (deltas are A - B)', aliases: ['result-a'] },
+        { name: 'b', kind: 'value', required: true, valueName: 'FILE', description: 'evaluation result B', aliases: ['result-b'] },
         RESAMPLES_OPTION,
         OUT_OPTION,
         FORCE_OPTION,
       ],
       examples: [`emberbench statistics compare --suite ${EXAMPLE_SUITE} --a a.json --b b.json --out paired.json`],
-      run: (args) => statisticsCompare(args),
+      run: (args, context) => statisticsCompare(args, context),
     },
   ],
 };

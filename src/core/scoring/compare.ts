@@ -28,7 +28,8 @@
 import { ValidationError } from '../errors.js';
 import { sha256Bytes } from '../hash.js';
 import { canonicalJson, type JsonObject } from '../json/canonical.js';
-import { DEFAULT_RESAMPLES, bootstrapInterval, type Interval } from '../stats/bootstrap.js';
+import { DEFAULT_RESAMPLES, bootstrapIntervalSteps, type Interval } from '../stats/bootstrap.js';
+import { runSteps, type Steps } from '../steps.js';
 import { buildHierarchy, familyBalancedMean, familyMeans, type Hierarchy } from '../stats/hierarchy.js';
 import { Rational } from '../stats/rational.js';
 import { SCORING_CONSTANTS } from './constants.js';
@@ -175,6 +176,11 @@ export function decideOutcome(differences: readonly Rational[], delta: Rational 
 
 /** Compares A with B (A - B). */
 export function compareReports(a: ReportView, b: ReportView, resamples: number = DEFAULT_RESAMPLES, labelA = 'A', labelB = 'B'): Comparison {
+  return runSteps(compareReportSteps(a, b, resamples, labelA, labelB));
+}
+
+/** compareReports as steps (src/core/steps.ts), so the CLI can stop between them (Ctrl+C). */
+export function* compareReportSteps(a: ReportView, b: ReportView, resamples: number = DEFAULT_RESAMPLES, labelA = 'A', labelB = 'B'): Steps<Comparison> {
   checkComparable(a, b, labelA, labelB);
   const paired = a.episodes
     .map((ea, i) => ({ ea, eb: b.episodes[i]! }))
@@ -196,7 +202,7 @@ export function compareReports(a: ReportView, b: ReportView, resamples: number =
 
   const differences = paired.map((p) => p.difference);
   const seed32 = comparisonSeed(a, b, differences);
-  const interval = bootstrapInterval(h, seed32, resamples);
+  const interval = yield* bootstrapIntervalSteps(h, seed32, resamples);
   const outcome = decideOutcome(differences, delta, interval);
   const sorted = paired.slice().sort((x, y) => x.difference.cmp(y.difference) || x.episode.index - y.episode.index);
 

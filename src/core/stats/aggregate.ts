@@ -28,9 +28,10 @@ import type { EpisodeMetrics } from '../metrics/metrics.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES, MIN_INTERVAL_EPISODES, type Interval } from './bootstrap.js';
 import { buildHierarchy, type Hierarchy } from './hierarchy.js';
-import { jointBootstrapIntervals } from './filtered-intervals.js';
+import { jointBootstrapIntervalSteps } from './filtered-intervals.js';
 import type { BootstrapUnit } from './joint-bootstrap.js';
 import { Rational } from './rational.js';
+import { runSteps, type Steps } from '../steps.js';
 
 export const STATISTICS_VERSION: string = BENCHMARK_VERSIONS.statistics_version;
 
@@ -208,16 +209,16 @@ export function checkResamples(resamples: number): void {
  * interval and takes no part (the draws do not depend on the metrics, so
  * leaving one out changes no other interval).
  */
-export function metricIntervals(
+export function* metricIntervals(
   units: readonly BootstrapUnit[],
   values: readonly (readonly (Rational | null)[])[],
   seed32: Uint8Array,
   resamples: number,
-): (Interval | null)[] {
+): Steps<(Interval | null)[]> {
   const drawn = values.map((list) => list.reduce((n, v) => (v === null ? n : n + 1), 0) >= MIN_INTERVAL_EPISODES);
   if (!drawn.includes(true)) return values.map(() => null);
   // Exact intervals from double statistics plus a few exact resamples (filtered-intervals.ts).
-  const intervals = jointBootstrapIntervals(
+  const intervals = yield* jointBootstrapIntervalSteps(
     units,
     values.filter((_, m) => drawn[m]),
     seed32,
@@ -343,12 +344,17 @@ function committedUnits(subject: StatisticsSubject): BootstrapUnit[] {
  * intervals come from one stream seeded with aggregateSeed.
  */
 export function aggregateStatistics(subject: StatisticsSubject, resamples?: number): AggregateStatistics {
+  return runSteps(aggregateStatisticSteps(subject, resamples));
+}
+
+/** aggregateStatistics as steps (src/core/steps.ts), so a caller can stop between them or show progress. */
+export function* aggregateStatisticSteps(subject: StatisticsSubject, resamples?: number): Steps<AggregateStatistics> {
   if (resamples !== undefined) checkResamples(resamples);
   checkSubject(subject, 'statistics input');
   const count = resamples ?? DEFAULT_RESAMPLES;
   const values: MetricValues = new Map(STATISTICS_METRICS.map((m) => [m.name, scheduleValues(subject, m)]));
   const unitValues = STATISTICS_METRICS.map((m) => subject.committed.map(({ index }) => values.get(m.name)![index] ?? null));
-  const intervals = metricIntervals(committedUnits(subject), unitValues, aggregateSeed(subject, values), count);
+  const intervals = yield* metricIntervals(committedUnits(subject), unitValues, aggregateSeed(subject, values), count);
   const metrics: { [name: string]: AggregateMetric } = {};
   STATISTICS_METRICS.forEach((m, i) => {
     metrics[m.name] = aggregateMetric(subject, values.get(m.name)!, intervals[i] ?? null);

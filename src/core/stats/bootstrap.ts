@@ -13,7 +13,8 @@
 
 import { lcm } from '../bigint-math.js';
 import type { Hierarchy } from './hierarchy.js';
-import { jointBootstrapIntervals } from './filtered-intervals.js';
+import { jointBootstrapIntervalSteps } from './filtered-intervals.js';
+import { runSteps, type Steps } from '../steps.js';
 import { episodeCount } from './hierarchy.js';
 import { quantileSorted, sortRationals } from './quantile.js';
 import { Rational } from './rational.js';
@@ -81,13 +82,18 @@ const UPPER_P = Rational.of(39n, 40n); // 97.5%
  * replays only the resamples near the quantiles exactly.
  */
 export function bootstrapInterval(h: Hierarchy, seed32: Uint8Array, resamples: number = DEFAULT_RESAMPLES): Interval | null {
+  return runSteps(bootstrapIntervalSteps(h, seed32, resamples));
+}
+
+/** bootstrapInterval as steps (src/core/steps.ts): the same interval, with progress between steps. */
+export function* bootstrapIntervalSteps(h: Hierarchy, seed32: Uint8Array, resamples: number = DEFAULT_RESAMPLES): Steps<Interval | null> {
   if (episodeCount(h) < MIN_INTERVAL_EPISODES) return null;
   if (!Number.isSafeInteger(resamples) || resamples < 1 || resamples > MAX_RESAMPLES) {
     throw new RangeError(`resamples must be an integer in [1, ${MAX_RESAMPLES}]`);
   }
   const units = h.flatMap((f) => f.scenarios.flatMap((s) => s.values.map(() => ({ family: f.family, scenarioId: s.scenarioId }))));
   const values = h.flatMap((f) => f.scenarios.flatMap((s) => s.values));
-  return jointBootstrapIntervals(units, [values], seed32, resamples)[0]!;
+  return (yield* jointBootstrapIntervalSteps(units, [values], seed32, resamples))[0]!;
 }
 
 /** The former bootstrapInterval, from every resample's exact statistic (the tests' oracle). */

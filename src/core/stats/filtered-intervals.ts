@@ -33,10 +33,13 @@
  */
 
 import type { Interval } from './bootstrap.js';
-import { MetricAccumulator, ResampleScratch, designOf, drawResample, jointBootstrapStatistics, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
+import { MetricAccumulator, ResampleScratch, designOf, drawResample, jointBootstrapStatisticSteps, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileIndex, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
+import { STEP_WORK, runSteps, type Steps } from '../steps.js';
+
+const WHAT = 'bootstrap resamples';
 
 /** Per metric, the approximate statistic of every resample (NaN: none), and the stream position of each resample. */
 interface Approximations {
@@ -45,7 +48,7 @@ interface Approximations {
 }
 
 /** Step 1: one pass over the stream, doubles only. `rows[e * M + m]` is metric m's value of unit e (hierarchy order, 0 if undefined). */
-function approximate(design: Design, rows: Float64Array, defined: Uint8Array, full: Uint8Array, metrics: number, seed32: Uint8Array, resamples: number): Approximations {
+function* approximate(design: Design, rows: Float64Array, defined: Uint8Array, full: Uint8Array, metrics: number, seed32: Uint8Array, resamples: number): Steps<Approximations> {
   const M = metrics;
   const stream = new BootstrapStream(seed32);
   const values = Array.from({ length: M }, () => new Float64Array(resamples));
@@ -57,7 +60,15 @@ function approximate(design: Design, rows: Float64Array, defined: Uint8Array, fu
   const resampleCount = new Int32Array(M);
   const drawn = new Int32Array(design.maxFamilyScenarios);
   let scenarioBase = 0;
+  // About the draws of one resample, for every metric: the work between two yields.
+  const workPerResample = Math.max(1, design.maxResampleDraws * M);
+  let work = 0;
   for (let b = 0; b < resamples; b++) {
+    work += workPerResample;
+    if (work >= STEP_WORK) {
+      work = 0;
+      yield { what: WHAT, done: b, total: resamples };
+    }
     positions[b] = stream.position;
     resampleSum.fill(0);
     resampleCount.fill(0);
@@ -179,6 +190,16 @@ export function jointBootstrapIntervals(
   seed32: Uint8Array,
   resamples: number,
 ): (Interval | null)[] {
+  return runSteps(jointBootstrapIntervalSteps(units, metrics, seed32, resamples));
+}
+
+/** jointBootstrapIntervals as steps (src/core/steps.ts): the same result, with progress between steps. */
+export function* jointBootstrapIntervalSteps(
+  units: readonly BootstrapUnit[],
+  metrics: readonly (readonly (Rational | null)[])[],
+  seed32: Uint8Array,
+  resamples: number,
+): Steps<(Interval | null)[]> {
   const design = designOf(units);
   const M = metrics.length;
   const count = design.order.length;
@@ -222,14 +243,20 @@ export function jointBootstrapIntervals(
   // Metrics the filter cannot serve go the exact way (their draws do not depend on the metrics).
   const exactMetrics = metrics.flatMap((_, m) => (exact[m] ? [m] : []));
   if (exactMetrics.length > 0) {
-    const stats = jointBootstrapStatistics(units, exactMetrics.map((m) => metrics[m]!), seed32, resamples);
+    const stats = yield* jointBootstrapStatisticSteps(units, exactMetrics.map((m) => metrics[m]!), seed32, resamples);
     exactMetrics.forEach((m, i) => (out[m] = jointInterval(stats[i]!)));
   }
   if (!filtered.includes(true)) return out;
 
-  const approx = approximate(design, rows, defined, full, M, seed32, resamples);
+  const approx = yield* approximate(design, rows, defined, full, M, seed32, resamples);
   const levels = design.maxScenarioSize + design.maxFamilyScenarios + design.families.length + 16;
-  const plans = metrics.map((_, m) => {
+  const plans: (MetricPlan | null)[] = [];
+  for (let m = 0; m < M; m++) {
+    // A plan sorts one metric's approximations (about 0.1 s at a million resamples): one step each.
+    yield { what: 'bootstrap quantiles', done: m, total: M };
+    plans.push(metricPlan(m));
+  }
+  function metricPlan(m: number): MetricPlan | null {
     if (!filtered[m]) return null;
     const value = constant[m];
     if (value !== null && value !== undefined) {
@@ -238,7 +265,7 @@ export function jointBootstrapIntervals(
       return null;
     }
     return plan(approx.values[m]!, levels * 2 ** -50 * maxAbs[m]!);
-  });
+  }
 
   // Step 3: replay each uncertain resample once, for every metric that needs it.
   const needs = new Map<number, Set<number>>();
@@ -257,7 +284,9 @@ export function jointBootstrapIntervals(
   };
   const numerators = new Map<number, Map<number, bigint | null>>();
   const scratch = new ResampleScratch(design);
-  for (const b of [...needs.keys()].sort((x, y) => x - y)) {
+  const replays = [...needs.keys()].sort((x, y) => x - y);
+  for (const [r, b] of replays.entries()) {
+    yield { what: 'exact quantile resamples', done: r, total: replays.length };
     const wanted = [...needs.get(b)!].map((m) => [m, accumulator(m)] as const);
     drawResample(design, BootstrapStream.at(seed32, approx.positions[b]!), wanted.map(([, acc]) => acc), scratch);
     for (const [m, acc] of wanted) {

@@ -29,6 +29,7 @@ import type { Interval } from './bootstrap.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
+import { STEP_WORK, runSteps, type Steps } from '../steps.js';
 
 export interface BootstrapUnit {
   readonly family: string;
@@ -325,11 +326,31 @@ export function jointBootstrapStatistics(
   seed32: Uint8Array,
   resamples: number,
 ): JointStatistics[] {
+  return runSteps(jointBootstrapStatisticSteps(units, metrics, seed32, resamples));
+}
+
+/** jointBootstrapStatistics as steps (src/core/steps.ts): the same result, with progress between steps. */
+export function* jointBootstrapStatisticSteps(
+  units: readonly BootstrapUnit[],
+  metrics: readonly (readonly (Rational | null)[])[],
+  seed32: Uint8Array,
+  resamples: number,
+): Steps<JointStatistics[]> {
   const design = designOf(units);
   const accumulators = metrics.map((values) => new MetricAccumulator(design, values));
   const stream = new BootstrapStream(seed32);
   const scratch = new ResampleScratch(design);
-  for (let b = 0; b < resamples; b++) drawResample(design, stream, accumulators, scratch);
+  // Exact BigInt work per draw: count it heavier than the doubles of filtered-intervals.ts.
+  const workPerResample = Math.max(1, design.maxResampleDraws * Math.max(1, metrics.length) * 8);
+  let work = 0;
+  for (let b = 0; b < resamples; b++) {
+    work += workPerResample;
+    if (work >= STEP_WORK) {
+      work = 0;
+      yield { what: 'bootstrap resamples', done: b, total: resamples };
+    }
+    drawResample(design, stream, accumulators, scratch);
+  }
   return accumulators.map((acc) => ({ denominator: acc.denominator, numerators: acc.numerators }));
 }
 

@@ -45,6 +45,7 @@ import {
   type StatisticsSubject,
 } from './aggregate.js';
 import { Rational } from './rational.js';
+import { runSteps, type Steps } from '../steps.js';
 
 export const COMPARISON_OUTCOMES = ['exact_tie', 'a_higher', 'b_higher', 'inconclusive'] as const;
 export type ComparisonOutcome = (typeof COMPARISON_OUTCOMES)[number];
@@ -160,6 +161,11 @@ function pairedMetric(a: StatisticsSubject, pairedCount: number, pair: MetricPai
  * used; a bad count is a RangeError.
  */
 export function pairedStatistics(a: StatisticsSubject, b: StatisticsSubject, resamples?: number): PairedStatistics {
+  return runSteps(pairedStatisticSteps(a, b, resamples));
+}
+
+/** pairedStatistics as steps (src/core/steps.ts), so a caller can stop between them or show progress. */
+export function* pairedStatisticSteps(a: StatisticsSubject, b: StatisticsSubject, resamples?: number): Steps<PairedStatistics> {
   if (resamples !== undefined) checkResamples(resamples);
   checkSubject(a, 'statistics input A');
   checkSubject(b, 'statistics input B');
@@ -174,7 +180,7 @@ export function pairedStatistics(a: StatisticsSubject, b: StatisticsSubject, res
   const pairs = STATISTICS_METRICS.map((m) => metricPair(a, b, m));
   const differences: MetricValues = new Map(STATISTICS_METRICS.map((m, i) => [m.name, pairs[i]!.differences]));
   const unitValues = pairs.map((p) => paired.map((index) => p.differences[index] ?? null));
-  const intervals = metricIntervals(units, unitValues, pairedSeed(a, b, differences), count);
+  const intervals = yield* metricIntervals(units, unitValues, pairedSeed(a, b, differences), count);
   const metrics: { [name: string]: PairedMetric } = {};
   STATISTICS_METRICS.forEach((m, i) => {
     metrics[m.name] = pairedMetric(a, paired.length, pairs[i]!, intervals[i] ?? null);

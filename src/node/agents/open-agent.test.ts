@@ -49,7 +49,7 @@ describe.concurrent('openAgent', () => {
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).message).toBe('cannot import agent module import-throws: Error: module top level exploded');
     const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY }));
-    expect((missing as AgentError).message).toBe(`cannot import agent module nowhere: not found in --agent-path dirs ${FIXTURES}`);
+    expect((missing as AgentError).message).toBe(`cannot import agent module nowhere: not found in --agent-path dirs ${FIXTURES}; agent modules are JavaScript or TypeScript (.mjs, .js, .ts, .mts, .cjs); a Python agent runs with --agent-command "python3 FILE.py" (docs/agents.md)`);
   });
 
   it('opens a command agent on the line protocol', async () => {

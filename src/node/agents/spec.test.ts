@@ -135,10 +135,22 @@ describe('resolveAgentModule', () => {
     const error = thrown(() => resolveAgentModule('missing', [dirA, dirB]));
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).failure).toBe('model_error');
-    expect((error as AgentError).message).toBe(`cannot import agent module missing: not found in --agent-path dirs ${dirA}, ${dirB}`);
+    expect((error as AgentError).message).toBe(`cannot import agent module missing: not found in --agent-path dirs ${dirA}, ${dirB}; agent modules are JavaScript or TypeScript (.mjs, .js, .ts, .mts, .cjs); a Python agent runs with --agent-command "python3 FILE.py" (docs/agents.md)`);
     expect((thrown(() => resolveAgentModule('plain.mjs', [dirA])) as AgentError).message).toContain('not found');
     expect((thrown(() => resolveAgentModule('plain', [])) as AgentError).message).toBe(
-      'cannot import agent module plain: no --agent-path directory was given',
+      'cannot import agent module plain: no --agent-path directory was given; agent modules are JavaScript or TypeScript (.mjs, .js, .ts, .mts, .cjs); a Python agent runs with --agent-command "python3 FILE.py" (docs/agents.md)',
+    );
+  });
+
+  it('a Python module (the spec example my_agents:make_agent) gets the --agent-command hint naming its file', () => {
+    writeFileSync(join(dirA, 'my_agents.py'), 'def make_agent(): pass\n');
+    mkdirSync(join(dirB, 'my_pkg'), { recursive: true });
+    writeFileSync(join(dirB, 'my_pkg', 'agents.py'), 'def make_agent(): pass\n');
+    expect((thrown(() => resolveAgentModule('my_agents', [dirA])) as AgentError).message).toBe(
+      `cannot import agent module my_agents: not found in --agent-path dirs ${dirA}; ${join(dirA, 'my_agents.py')} is a Python file, but agent modules are JavaScript or TypeScript (.mjs, .js, .ts, .mts, .cjs): run a Python agent with --agent-command "python3 ${join(dirA, 'my_agents.py')}" (docs/agents.md)`,
+    );
+    expect((thrown(() => resolveAgentModule('my_pkg.agents', [dirA, dirB])) as AgentError).message).toContain(
+      `${join(dirB, 'my_pkg', 'agents.py')} is a Python file, but agent modules are JavaScript or TypeScript`,
     );
   });
 

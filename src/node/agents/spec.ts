@@ -248,7 +248,25 @@ export function resolveAgentModule(module: string, agentPaths: readonly string[]
     if (found !== undefined) return found;
   }
   const where = agentPaths.length === 0 ? 'no --agent-path directory was given' : `not found in --agent-path dirs ${agentPaths.join(', ')}`;
-  throw new AgentError('model_error', `cannot import agent module ${module}: ${where}`);
+  throw new AgentError('model_error', `cannot import agent module ${module}: ${where}; ${moduleHint(module, agentPaths)}`);
+}
+
+/**
+ * What to do about a module that is not found. The spec's examples name
+ * Python modules (`my_agents:make_agent`); here a module is JavaScript or
+ * TypeScript and a Python agent is a program on the line protocol.
+ */
+function moduleHint(module: string, agentPaths: readonly string[]): string {
+  const kinds = `agent modules are JavaScript or TypeScript (${AGENT_MODULE_EXTENSIONS.join(', ')})`;
+  const names = [...new Set([`${module}.py`, `${module.split('.').join('/')}.py`])];
+  for (const dir of agentPaths.length === 0 ? ['.'] : agentPaths) {
+    const python = names.find((name) => isFile(join(dir, name)));
+    if (python !== undefined) {
+      const file = join(dir, python);
+      return `${file} is a Python file, but ${kinds}: run a Python agent with --agent-command "python3 ${file}" (docs/agents.md)`;
+    }
+  }
+  return `${kinds}; a Python agent runs with --agent-command "python3 FILE.py" (docs/agents.md)`;
 }
 
 /**

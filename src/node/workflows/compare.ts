@@ -9,11 +9,12 @@
 
 import { fieldError } from '../../core/errors.js';
 import { fileDigest } from '../../core/hash.js';
-import { compareReports, comparisonSummary, comparisonText, type ReportView } from '../../core/scoring/compare.js';
+import { compareReportSteps, compareReports, comparisonSummary, comparisonText, type ReportView } from '../../core/scoring/compare.js';
 import { buildLeaderboard, leaderboardTable, leaderboardText } from '../../core/scoring/leaderboard.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { readTextInput } from '../inputs.js';
+import { driveSteps } from '../cooperative.js';
 
 /** Reads a score report file strictly (exit 3). */
 export function loadScoreReportFile(path: string): ReportView {
@@ -36,7 +37,8 @@ export async function compareReportFiles(opts: CompareFilesOptions): Promise<{ r
   const a = loadScoreReportFile(opts.pathA);
   const b = loadScoreReportFile(opts.pathB);
   await checkOutputPath(opts.out, output);
-  const comparison = compareReports(a, b, opts.resamples, opts.pathA, opts.pathB);
+  // In slices, so Ctrl+C stops a long bootstrap at once (cooperative.ts).
+  const comparison = await driveSteps(compareReportSteps(a, b, opts.resamples, opts.pathA, opts.pathB));
   const text = comparisonText(comparison.artifact);
   await writeOutputFile(opts.out, text, output);
   return { comparison, text, digest: fileDigest(text), summary: comparisonSummary(comparison).join('\n') + '\n' };

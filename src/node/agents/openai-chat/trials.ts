@@ -69,7 +69,11 @@ async function runTrial(opts: TrialsFileOptions, k: number, resultPath: string):
   const inputs = [opts.suiteDir, opts.manifestPath];
   const agent = opts.agentFor(k, resultPath);
   const operationalPath = opts.operationalPath?.(k, resultPath);
-  if (operationalPath !== undefined) await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath] });
+  if (operationalPath !== undefined) {
+    // evaluation run has no --force: an existing record is replaced only by --resume.
+    const existsAdvice = 'evaluation run has no --force: continue the run with --resume, or choose another --out or --operational-out';
+    await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath], existsAdvice });
+  }
   const isolation = agentIsolation(agent, opts.sandbox);
   opts.onTrial?.(k);
   const began = performance.now();
