@@ -1,10 +1,11 @@
 /**
  * The two agent protocols (evaluation.md section 8):
  *
- * 1. The module host protocol: messages over the Node IPC channel between
- *    the evaluator and the child process that imports a JS/TS agent module.
+ * 1. The module host protocol: one JSON message per line over a dedicated
+ *    pipe (the host's descriptor 3; never Node's IPC channel) between the
+ *    evaluator and the child process that imports a JS/TS agent module.
  *    Every request carries a sequence number and every reply repeats it, so
- *    a stray `process.send` from agent code can never be taken for a reply.
+ *    a stray line from agent code can never be taken for a reply.
  * 2. The line protocol for agents in any language: one canonical-JSON
  *    observation per line on the agent's stdin, one JSON action set per line
  *    on its stdout.
@@ -18,7 +19,7 @@ import { parseStrictJson } from '../core/json/strict-parse.js';
 import type { Observation } from '../core/sim/observation.js';
 
 // ---------------------------------------------------------------------------
-// Module host protocol (IPC)
+// Module host protocol (a line-framed pipe)
 
 /**
  * Evaluator -> host. `load` once per host; then per episode `new_agent`,

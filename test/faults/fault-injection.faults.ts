@@ -183,6 +183,7 @@ interface Manifests {
 }
 let manifests: Manifests;
 let server: Server;
+let largeRuns = 0;
 
 beforeAll(async () => {
   console.log(`fault injection: seed ${SEED} (EMBER_FAULT_SEED=${SEED} replays it), ${KILLS} kills, ${DISK_FULLS} disk-full faults`);
@@ -245,7 +246,9 @@ async function completeTrial(): Promise<number | undefined> {
 async function begin(kind: Kind, n: number): Promise<{ victim: ChildProcess; output?: { out: string; reference: string } }> {
   switch (kind) {
     case 'run': {
-      const m = random() < 0.25 ? manifests.large : manifests.small;
+      // The first run is of the large manifest (a result above 1 MB, whatever the seed), then one in four.
+      const m = largeRuns === 0 || random() < 0.25 ? manifests.large : manifests.small;
+      if (m === manifests.large) largeRuns++;
       await call(server, 'runs.start', { manifestHash: m.hash, packDigest: null, agent: AGENT, modelId: MODEL, jobs: between(1, 2), actTimeoutMs: 30_000, continueOnFailure: true, trials: 1 });
       return { victim: server.child };
     }
@@ -292,8 +295,14 @@ describe('fault injection', () => {
     for (let n = 0; counts.kills < KILLS; n++) {
       if (n > KILLS * 3) throw new Error(`only ${counts.kills} of ${n} kill points met a live process`);
       const kind = kinds[n % kinds.length]!;
+      const base = committedEpisodes().size;
       const started = await begin(kind, n);
-      await sleep(between(0, kind === 'run' || kind === 'resume' ? 4000 : 1500));
+      if (kind === 'run' || kind === 'resume') {
+        // The kill point of a run: after 0 to 4 more committed episodes (or a minute), then 0 to 1.5 s more.
+        const more = between(0, 4);
+        await until(async () => (committedEpisodes().size >= base + more || started.victim.exitCode !== null ? true : undefined), 'episodes to commit', 60_000).catch(() => undefined);
+      }
+      await sleep(between(0, 1500));
       const before = committedEpisodes();
       const killed = await kill(started.victim);
       if (killed) {

@@ -150,7 +150,8 @@ export function spawnLaunch(launch: SandboxLaunch, options: AgentSandboxOptions,
   if (cgroup !== undefined && !cgroup.adopt(child.pid!)) cgroup.remove();
   const placed = cgroup !== undefined && existsSync(cgroup.folder) ? cgroup : undefined;
   const entry: LaunchEntry = { options, launch, breach: undefined, watchdog: undefined, cgroup: placed, release: () => undefined, stderrWatch: { sawOutOfMemory: false } };
-  if (child.pid !== undefined) {
+  // The watchdog reads /proc: Linux only (elsewhere there is no sandbox, and the per-process caps hold where prlimit exists).
+  if (child.pid !== undefined && process.platform === 'linux') {
     const pid = child.pid;
     entry.watchdog = new Watchdog({
       limits,
