@@ -31,7 +31,9 @@ export type InputKind =
   | 'operational record'
   | 'generator configuration'
   | 'freeze record'
-  | 'bundle index';
+  | 'bundle index'
+  | 'signing key'
+  | 'signature file';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -64,6 +66,9 @@ export const INPUT_SIZE_LIMITS: Readonly<Record<InputKind, number>> = {
   'freeze record': 64 * MiB,
   // Grows by ~100 bytes per file of the bundle.
   'bundle index': 64 * MiB,
+  // A key file is a few hundred bytes; a signature set about 250 bytes per signature.
+  'signing key': 64 * 1024,
+  'signature file': 16 * MiB,
   'score report': 500 * MiB,
   'evaluation result': 64 * GiB,
 };
