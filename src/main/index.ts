@@ -71,6 +71,8 @@ async function start(): Promise<void> {
     mode: 'desktop',
     version: app.getVersion(),
     emit,
+    // The signing key and trust list: the user's data folder, never the archive.
+    dataDir: userData,
   });
 
   const stateFile = join(userData, 'window-state.json');

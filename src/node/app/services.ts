@@ -15,7 +15,7 @@
  */
 
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
 import { commitImports, exportTrial, prepareImportOffThread } from '../archive/archive-io.js';
 import { Archive } from '../archive/archive.js';
@@ -42,6 +42,7 @@ import { generateHandlers } from './generate-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
 import { RunManager } from './runs.js';
+import { AppSigning, signingHandlers } from './signing-store.js';
 
 export interface WorkbenchServicesOptions {
   /** The archive file (created when missing); see paths.ts defaultArchivePath(). */
@@ -52,6 +53,12 @@ export interface WorkbenchServicesOptions {
   readonly mode: 'desktop' | 'browser';
   readonly version: string;
   readonly emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  /**
+   * The app's data folder, where its signing key and trust list live (never
+   * in the archive). Default: the archive's folder (tests); the desktop app
+   * and `emberbench serve` give the user's data folder.
+   */
+  readonly dataDir?: string;
 }
 
 export interface WorkbenchServices {
@@ -92,6 +99,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
   }
   const { maxJobs, defaultJobs } = RunManager.jobLimits();
   const changed = (trialId: number | null): void => opts.emit('archive.changed', { trialId });
+  const signing = new AppSigning(opts.dataDir ?? dirname(archive.path));
 
   const overview = (): Overview => {
     const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
@@ -168,7 +176,8 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (agent?.kind !== 'openai-chat') throw new ServiceError('not_found', `trialId: trial ${trialId} has no transcripts (only language-model trials run here do)`, 'trialId');
       return { lines: await transcriptLines(archive, trialId, index) };
     },
-    ...reviewHandlers(archive, opts.entryPoints.archiveWorker),
+    ...reviewHandlers(archive, opts.entryPoints.archiveWorker, undefined, signing),
+    ...signingHandlers(signing),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };

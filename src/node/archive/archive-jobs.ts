@@ -27,6 +27,7 @@ import {
   runHtmlReportJob,
   runTrialsReportJob,
   type BundleCreateJob,
+  type BundleVerifyOutput,
   type HtmlReportJob,
   type HtmlReportOutput,
   type TrialsReportJob,
@@ -63,7 +64,7 @@ export interface ArchiveJobs {
   /** The bundle is written into `outDir`. */
   readonly 'bundle-create': { readonly input: BundleCreateJob; readonly output: BundleIndex };
   /** The input is the bundle folder. */
-  readonly 'bundle-verify': { readonly input: string; readonly output: BundleIndex };
+  readonly 'bundle-verify': { readonly input: string; readonly output: BundleVerifyOutput };
   readonly 'html-report': { readonly input: HtmlReportJob; readonly output: HtmlReportOutput };
 }
 

@@ -58,6 +58,11 @@ function aad(publicKey: string): Uint8Array {
   return new TextEncoder().encode(`${SEAL_AAD_PREFIX}${publicKey}\n`);
 }
 
+/** The raw public key of a 32-byte secret seed. */
+export function ed25519PublicKey(seed: Uint8Array): Uint8Array {
+  return ed25519.getPublicKey(seed);
+}
+
 /** A new key pair as key-file text; `passphrase` non-null seals the secret. */
 export function newKeyFileText(passphrase: string | null): { readonly text: string; readonly publicKey: string } {
   const seed = new Uint8Array(randomBytes(32));
