@@ -120,6 +120,7 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
  * needed (tests lower it).
  */
 export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES, signing: AppSigning | null = null): ReviewHandlers {
+  const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive.db, trialId) ?? [];
   return {
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
@@ -173,7 +174,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
         const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
         if (entries.length < 2) {
           const row = entries[0]!;
-          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation }] };
+          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
         }
         const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
         return {
@@ -193,6 +194,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
               intervalHigh: row.interval_high,
               vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
               isolation: trialRowOf(row).isolation,
+              signers: signersOf(row.trial_id),
             };
           }),
         };

@@ -16,7 +16,10 @@
 
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Events, EventName, Overview, TrialDetail } from '../../shared/api/contract.js';
+import type { Events, EventName, Overview, TrialDetail, TrialRow } from '../../shared/api/contract.js';
+import { sha256Hex } from '../../core/hash.js';
+import { checkSignatureSet, parseSignatureSetText, type SignatureSet } from '../../core/signing/signatures.js';
+import { storeTrialSignatures } from '../archive/trial-signatures.js';
 import { commitImports, exportTrial, prepareImportOffThread } from '../archive/archive-io.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
@@ -67,10 +70,10 @@ export interface WorkbenchServices {
   dispose(): Promise<void>;
 }
 
-function trialDetail(archive: Archive, row: TrialDbRow): TrialDetail {
+function trialDetail(archive: Archive, row: TrialDbRow, signing: AppSigning): TrialDetail {
   const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive.db, digest).toString('utf8')) as unknown));
   return {
-    trial: trialRowOf(row),
+    trial: { ...trialRowOf(row), signers: signing.trialSigners(archive.db, row.trial_id) },
     report: json(row.report_digest),
     summaryText: row.summary_digest === null ? null : getArtifact(archive.db, row.summary_digest).toString('utf8'),
     operational: json(row.operational_digest),
@@ -81,6 +84,13 @@ function requireTrial(archive: Archive, trialId: number): TrialDbRow {
   const row = getTrialDbRow(archive.db, trialId);
   if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
   return row;
+}
+
+/** A result's signature set text, every signature checked against the result's bytes (exit-5 kind when one fails). */
+function checkedResultSignatures(setText: string, resultText: string, source: string): SignatureSet {
+  const set = parseSignatureSetText(setText, source);
+  checkSignatureSet(set, 'result', sha256Hex(resultText), new Set(), source);
+  return set;
 }
 
 export async function createWorkbenchServices(opts: WorkbenchServicesOptions): Promise<WorkbenchServices> {
@@ -101,6 +111,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
   const changed = (trialId: number | null): void => opts.emit('archive.changed', { trialId });
   const signing = new AppSigning(opts.dataDir ?? dirname(archive.path));
 
+  const signed = (rows: readonly TrialRow[]): TrialRow[] => rows.map((r) => ({ ...r, signers: signing.trialSigners(archive.db, r.trialId) }));
   const overview = (): Overview => {
     const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
     const interrupted = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
@@ -110,9 +121,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       manifests: listManifests(archive),
       packs: listPacks(archive),
       models,
-      recentTrials: recent.rows,
+      recentTrials: signed(recent.rows),
       running: runs.list(),
-      interrupted: interrupted.rows,
+      interrupted: signed(interrupted.rows),
     };
   };
 
@@ -152,19 +163,25 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'runs.resume': ({ trialId, jobs }) => Promise.resolve({ trialId: runs.resume(trialId, jobs) }),
     'runs.list': () => Promise.resolve(runs.list()),
-    'trials.list': (input) => Promise.resolve(listTrials(archive.db, input)),
-    'trials.get': ({ trialId }) => Promise.resolve(trialDetail(archive, requireTrial(archive, trialId))),
+    'trials.list': (input) => {
+      const page = listTrials(archive.db, input);
+      return Promise.resolve({ ...page, rows: signed(page.rows) });
+    },
+    'trials.get': ({ trialId }) => Promise.resolve(trialDetail(archive, requireTrial(archive, trialId), signing)),
     'episodes.list': (input) => {
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
     },
-    'archive.import': async ({ fileName, text, operational }) => {
+    'archive.import': async ({ fileName, text, operational, signature }) => {
+      // Signatures are checked first (cheap): one that fails refuses the whole import.
+      const signatures = signature === undefined ? null : checkedResultSignatures(signature.text, text, signature.fileName);
       // Authentication replays every record: in the archive worker, so the caller's loop stays free.
       const prepared = await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational);
-      if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
-      const [outcome] = commitImports(archive, [prepared]);
-      if (!outcome!.duplicate) changed(outcome!.trialId);
-      return outcome!;
+      const outcome = 'duplicate' in prepared ? { trialId: prepared.duplicate, duplicate: true } : commitImports(archive, [prepared])[0]!;
+      // A signature of a result already imported is added to its trial (co-signing after the fact).
+      if (signatures !== null) archive.write((w) => storeTrialSignatures(w, outcome.trialId, signatures));
+      if (!outcome.duplicate || signatures !== null) changed(outcome.trialId);
+      return outcome;
     },
     'archive.export': async ({ trialId, outDir }) => {
       requireTrial(archive, trialId);

@@ -20,6 +20,8 @@ import { FieldReader } from '../../core/json/fields.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import { keyFingerprint, type CheckedSignature } from '../../core/signing/signatures.js';
 import type { Outputs, ParsedInput, SignerView, SigningStatus } from '../../shared/api/contract.js';
+import type { Db } from '../archive/db.js';
+import { trialSignatures } from '../archive/trial-signatures.js';
 import { writeOutputFile } from '../files.js';
 import { readTextInput } from '../inputs.js';
 import { newKeyFileText, parseKeyFileText, readKeyFile, unlockKey, writeKeyFile } from '../signing/key-file.js';
@@ -87,9 +89,9 @@ export class AppSigning {
 
   /** Imports a key file's text as it is, after checking it (a sealed one must open with `passphrase`). */
   async importKey(text: string, passphrase: string | null, replace: boolean): Promise<SigningStatus> {
-    this.refuseExisting(replace);
     const key = parseKeyFileText(text, 'the imported key file');
     if (key.sealed) unlockKey(key, passphrase, 'the imported key file').fill(0);
+    this.refuseExisting(replace);
     await writeKeyFile(this.keyFile, text, replace);
     return this.status();
   }
@@ -118,6 +120,13 @@ export class AppSigning {
     const sorted = [...keys].sort((x, y) => (x.publicKey < y.publicKey ? -1 : 1));
     const text = canonicalJson({ format: TRUST_LIST_FORMAT, version: 1, keys: sorted.map((k) => ({ label: k.label, public_key: k.publicKey })) }) + '\n';
     await writeOutputFile(this.trustFile, text, { force: true, inputs: [] });
+  }
+
+  /** A trial's signers (checked against its stored result) with trust as the list says now. */
+  trialSigners(db: Db, trialId: number): SignerView[] {
+    if (db.prepare('SELECT 1 FROM trial_signatures WHERE trial_id = ?').get(trialId) === undefined) return [];
+    const row = db.prepare('SELECT result_digest FROM trials WHERE trial_id = ?').get(trialId) as { result_digest: string | null };
+    return this.views(trialSignatures(db, trialId, row.result_digest, new Set()));
   }
 
   /** Checked signatures as the views show them: trust and label from the current list. */

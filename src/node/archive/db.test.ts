@@ -36,6 +36,9 @@ const FIXTURE_ROWS: Record<number, (db: Db) => void> = {
   4: (db) => {
     db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created, isolation) VALUES ('model', 'm', 'suite', 0, 'complete', 'run', 'module:a:b', 1, 'now', 'none')`).run();
   },
+  5: (db) => {
+    db.prepare('INSERT INTO trial_signatures VALUES (1, ?)').run(putText(db, 'signatures', 'signature set text\n'));
+  },
 };
 
 describe('archive migrations', () => {

@@ -103,6 +103,8 @@ export interface TrialRow {
    * without an operational record stating it, a run older than the field).
    */
   readonly isolation?: 'sandboxed' | 'none' | 'in_process' | null;
+  /** Operators' valid signatures of the trial's result (imported with it), with trust from the app's trust list; empty when unsigned. */
+  readonly signers: readonly SignerView[];
 }
 
 export interface TrialDetail {
@@ -221,6 +223,8 @@ export interface LeaderboardRow {
   readonly vsNext: string | null;
   /** How the entry's agent was isolated (TrialRow.isolation). */
   readonly isolation: TrialRow['isolation'];
+  /** The entry's trial's signers (TrialRow.signers). */
+  readonly signers: readonly SignerView[];
 }
 
 export interface BundleSummary {
