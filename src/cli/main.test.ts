@@ -143,11 +143,11 @@ describe('help', () => {
 describe('usage errors (exit 2)', () => {
   const valid = ['--scenario', CORRIDOR, '--agent', 'builtin:always-stay', '--out', join(scratch, 'never.json')];
   const cases: [string[], string][] = [
-    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, generated, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve)"],
+    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, generated, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, keys, result, report, archive, serve)"],
     [['scenario'], "missing command after 'scenario' (choose from: validate)"],
     [['scenario', 'frobnicate'], "unknown command 'scenario frobnicate' (choose from: validate)"],
     [['--force', 'version'], "options go after the command words: '--force' comes before 'version'"],
-    [['--force'], 'missing command (choose from: version, scenario, suite, generated, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve)'],
+    [['--force'], 'missing command (choose from: version, scenario, suite, generated, evaluation, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, keys, result, report, archive, serve)'],
     [['version', '--jsn'], "unrecognized option '--jsn'"],
     [['version', '--js'], "unrecognized option '--js'"],
     [['version', '-j'], "unrecognized option '-j'"],

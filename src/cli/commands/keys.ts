@@ -36,7 +36,7 @@ export const keysModule: CommandModule = {
         PASSPHRASE_ENV_OPTION,
         FORCE_OPTION,
       ],
-      examples: ['emberbench keys create --out operator.key', 'EMBER_KEY_PASSPHRASE=... emberbench keys create --out operator.key --passphrase-env EMBER_KEY_PASSPHRASE'],
+      examples: ['emberbench keys create --out operator.key', 'emberbench keys create --out operator.key --passphrase-env EMBER_KEY_PASSPHRASE'],
       run: (args) => keysCreate(args),
     },
     {
