@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { WorkbenchApi } from '../src/shared/api/client.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
 import { emberbench } from './cli.js';
 import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
 import { ROOT, startServe, type ServeProcess } from './server.js';
@@ -46,13 +46,7 @@ describe.skipIf(missing !== null)('signing in browser mode', () => {
       ['e2e-signed-congestion', 'congestion-aware-v1'],
     ]);
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    page = await openAppPage(browser, server.url, pageErrors);
   });
 
   afterAll(async () => {
