@@ -112,8 +112,3 @@ export function checkResultSignatures(resultPath: string, trust: TrustOptions, s
   if (trust.requireSignature) requireTrustedSignature(checked, trust.trusted.size, resultPath);
   return { path: signaturePath, signatures: checked };
 }
-
-/** A result signature set's text checked against a result's text (the app's import), trust from the caller. */
-export function checkResultSignatureText(setText: string, resultText: string, trusted: ReadonlySet<string>, source: string): CheckedSignature[] {
-  return checkSignatureSet(parseSignatureSetText(setText, source), 'result', sha256Hex(resultText), trusted, source);
-}
