@@ -5,7 +5,7 @@
  */
 
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.EMBER_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -25,4 +25,16 @@ export function chromiumMissing(): string | null {
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A page of the app at `url` (1360 x 1000), its errors and console errors collected in `errors`, once its first view has a heading. */
+export async function openAppPage(browser: Browser, url: string, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(url);
+  await page.locator('main h1').waitFor();
+  return page;
 }

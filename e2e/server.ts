@@ -22,8 +22,9 @@ export interface ServeProcess {
 
 const URL_PATTERN = /https?:\/\/[^\s]+/;
 
-export function startServe(archive: string, timeoutMs = 60_000): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--archive', archive, '--no-open'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `env` replaces the environment (e.g. XDG_CONFIG_HOME, so the app's data folder is a test folder). */
+export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--archive', archive, '--no-open'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));

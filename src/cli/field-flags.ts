@@ -21,6 +21,9 @@ export const FIELD_FLAGS: Readonly<Record<string, string>> = {
   outDir: '--out',
   shard: '--shard',
   batchSeed: '--batch-seed',
+  passphrase: '--passphrase-env',
+  signedAt: '--signed-at',
+  trust: '--trust',
 };
 
 /** The error's message with its leading `field:` written as the flag (unchanged without a known field). */

@@ -143,12 +143,12 @@ describe('help', () => {
 describe('usage errors (exit 2)', () => {
   const valid = ['--scenario', CORRIDOR, '--agent', 'builtin:always-stay', '--out', join(scratch, 'never.json')];
   const cases: [string[], string][] = [
-    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve)"],
+    [['frobnicate'], "unknown command 'frobnicate' (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, keys, result, report, archive, serve)"],
     [['scenario'], "missing command after 'scenario' (choose from: validate); 'emberbench scenario --help' lists them"],
     [['scenario', 'frobnicate'], "unknown command 'scenario frobnicate' (choose from: validate)"],
     [['--force', 'version'], "options go after the command words: '--force' comes before 'version'"],
-    [['--force'], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve); 'emberbench --help' lists them"],
-    [[], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, report, archive, serve); 'emberbench --help' lists them"],
+    [['--force'], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, keys, result, report, archive, serve); 'emberbench --help' lists them"],
+    [[], "missing command (choose from: version, scenario, suite, generated, evaluation, shard, episode, replay, statistics, score, leaderboard, scoring, pack, operational, bundle, keys, result, report, archive, serve); 'emberbench --help' lists them"],
     [['version', '--jsn'], "unrecognized option '--jsn'"],
     [['version', '--js'], "unrecognized option '--js'"],
     [['version', '-j'], "unrecognized option '-j'"],

@@ -12,11 +12,13 @@ import { leaderboardModule, scoreCompareModule } from './commands/compare.js';
 import { episodeModule } from './commands/episode.js';
 import { evaluationModule } from './commands/evaluation.js';
 import { generatedModule } from './commands/generated.js';
+import { keysModule } from './commands/keys.js';
 import { evaluationMergeModule } from './commands/merge.js';
 import { evaluationStatusModule } from './commands/status.js';
 import { operationalModule } from './commands/operational.js';
 import { packModule } from './commands/pack.js';
 import { replayModule } from './commands/replay.js';
+import { resultSigningModule } from './commands/result-signing.js';
 import { scenarioModule } from './commands/scenario.js';
 import { scoreModule, scoringModule } from './commands/score.js';
 import { serveModule } from './commands/serve.js';
@@ -45,6 +47,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   packModule,
   operationalModule,
   bundleModule,
+  keysModule,
+  resultSigningModule,
   reportModule,
   archiveModule,
   serveModule,

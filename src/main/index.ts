@@ -78,6 +78,8 @@ async function start(): Promise<void> {
     mode: 'desktop',
     version: app.getVersion(),
     emit,
+    // The signing key and trust list: the user's data folder, never the archive.
+    dataDir: userData,
   });
   // Remembered once it opened: an archive that cannot be opened is not offered again at the next start.
   writeSettings(settingsFile, { lastArchive: archivePath });

@@ -52,6 +52,8 @@ export interface WriteHooks {
 
 export interface WriteOptions extends OutputOptions {
   readonly hooks?: WriteHooks;
+  /** The new file's permission bits, given when it is created (never chmod'ed after): 0o600 for a secret key. Default 0o666 less the umask. */
+  readonly mode?: number;
 }
 
 // link() errors that mean "this filesystem has no hard links here", not "the output exists".
@@ -266,8 +268,8 @@ async function writeData(handle: FileHandle, data: OutputData): Promise<void> {
   if (size > 0) await handle.writeFile(batch.join(''), 'utf8');
 }
 
-async function writeTemp(temp: string, data: OutputData): Promise<void> {
-  const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
+async function writeTemp(temp: string, data: OutputData, mode: number): Promise<void> {
+  const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, mode);
   try {
     await writeData(handle, data);
     await handle.sync();
@@ -277,10 +279,10 @@ async function writeTemp(temp: string, data: OutputData): Promise<void> {
 }
 
 /** The O_CREAT | O_EXCL fallback for filesystems without hard links. */
-async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined, advice: string | undefined): Promise<void> {
+async function writeExclusive(path: string, data: OutputData, hooks: WriteHooks | undefined, advice: string | undefined, mode: number): Promise<void> {
   let handle;
   try {
-    handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
+    handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, mode);
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') throw existsError(path, advice);
     throw asOutputError(error, path);
@@ -326,7 +328,7 @@ export async function writeOutputFile(path: string, text: string | OutputData, o
   const temp = tempPathFor(path);
   const release = pending(() => unlinkSync(temp));
   try {
-    await writeTemp(temp, data);
+    await writeTemp(temp, data, options.mode ?? 0o666);
     await hooks?.afterTempWritten?.(temp);
     if (options.force) {
       // Checked again right before the replace: an input never becomes the output.
@@ -341,7 +343,7 @@ export async function writeOutputFile(path: string, text: string | OutputData, o
         if (code === 'EEXIST') throw existsError(path, options.existsAdvice);
         if (code === undefined || !LINK_UNSUPPORTED.has(code)) throw error;
         await removeQuietly(temp);
-        await writeExclusive(path, data, hooks, options.existsAdvice);
+        await writeExclusive(path, data, hooks, options.existsAdvice, options.mode ?? 0o666);
       }
       await removeQuietly(temp);
     }

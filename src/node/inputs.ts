@@ -33,7 +33,9 @@ export type InputKind =
   | 'generator configuration'
   | 'freeze record'
   | 'bundle index'
-  | 'run settings';
+  | 'run settings'
+  | 'signing key'
+  | 'signature file';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -68,6 +70,9 @@ export const INPUT_SIZE_LIMITS: Readonly<Record<InputKind, number>> = {
   'bundle index': 64 * MiB,
   // A run folder's run.json: one line of settings.
   'run settings': 1 * MiB,
+  // A key file is a few hundred bytes; a signature set about 250 bytes per signature.
+  'signing key': 64 * 1024,
+  'signature file': 16 * MiB,
   'score report': 500 * MiB,
   'evaluation result': 64 * GiB,
 };

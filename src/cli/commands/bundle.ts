@@ -2,9 +2,11 @@
 
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
-import { createBundle, verifyBundle } from '../../node/bundle/bundle.js';
+import { keyFingerprint } from '../../core/signing/signatures.js';
+import { createBundle, signBundle, verifyBundle } from '../../node/bundle/bundle.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { resamplesArgument } from '../options.js';
+import { signaturesReport, signerArgument, signOptions, TRUST_OPTIONS, trustArgument } from '../signing-options.js';
 
 function bundleReport(index: BundleIndex, files: number): Report {
   return {
@@ -19,19 +21,37 @@ function bundleReport(index: BundleIndex, files: number): Report {
 }
 
 async function bundleCreate(args: ParsedArgs): Promise<Report> {
+  // The key is unlocked before any work: a wrong passphrase costs nothing.
+  const signer = signerArgument(args, 'sign-key');
   const index = await createBundle({
     packDir: args.required('pack'),
     resultPaths: args.list('result'),
     operationalPaths: args.list('operational'),
     resamples: resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES,
     out: args.required('out'),
+    signers: signer === null ? [] : [signer],
   });
-  return bundleReport(index, index.files.length + 1);
+  const report = bundleReport(index, index.files.length + 1);
+  return signer === null ? report : { ...report, signed: true };
 }
 
+/** Reports signatures only for a signed bundle or when trust was asked about: an unsigned bundle reports as it always did. */
 function bundleVerify(args: ParsedArgs): Promise<Report> {
-  const verified = verifyBundle(args.positional(0));
-  return Promise.resolve({ verified: true, ...bundleReport(verified.index, verified.files) });
+  const trust = trustArgument(args);
+  const verified = verifyBundle(args.positional(0), undefined, trust);
+  const report = { verified: true, ...bundleReport(verified.index, verified.files) };
+  if (verified.signatures === null && trust.trusted.size === 0 && !trust.requireSignature) return Promise.resolve(report);
+  return Promise.resolve({ ...report, signatures: signaturesReport(verified.signatures ?? []) });
+}
+
+async function bundleSignCommand(args: ParsedArgs): Promise<Report> {
+  const signer = signerArgument(args, 'key')!;
+  const { verified, set } = await signBundle(args.required('bundle'), signer);
+  return {
+    ...bundleReport(verified.index, verified.files),
+    bundle_json_sha256: set.sha256,
+    signers: set.signatures.map((s) => ({ public_key: s.public_key, fingerprint: keyFingerprint(s.public_key), signed_at: s.signed_at })),
+  };
 }
 
 export const bundleModule: CommandModule = {
@@ -50,10 +70,12 @@ export const bundleModule: CommandModule = {
         { name: 'operational', kind: 'repeatable', valueName: 'FILE', description: 'an operational record of one of the models (at most one per model)' },
         { name: 'resamples', kind: 'value', valueName: 'N', description: `bootstrap resamples, an integer in [1, ${MAX_RESAMPLES}] (default ${DEFAULT_RESAMPLES})` },
         { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new bundle folder (must not exist)' },
+        ...signOptions('sign-key'),
       ],
       examples: [
         'emberbench bundle create --pack pack --result congestion.json --out bundle-congestion',
         'emberbench bundle create --pack pack --result a.json --result b.json --out bundle-a-vs-b --json',
+        'emberbench bundle create --pack pack --result a.json --out bundle-a --sign-key operator.key --signed-at 2026-12-02T09:30:00Z',
       ],
       run: (args) => bundleCreate(args),
     },
@@ -61,11 +83,21 @@ export const bundleModule: CommandModule = {
       words: ['bundle', 'verify'],
       summary: 'authenticate an official bundle from disk',
       description:
-        'Checks that the folder holds exactly the files bundle.json lists, each with its digest (a changed, missing or extra file is named; exit 3), then replays every result against the bundled pack and recomputes every score report, summary, statistics file and the comparison, which must equal the bundled bytes (exit 5 otherwise).',
+        'Checks the signatures of signatures.json, when the bundle has one: each must be valid for this bundle.json (a signature of another bundle, a changed bundle.json or an invalid signature fails, exit 5) and is reported with its key\'s fingerprint and whether --trust lists it; --require-signature fails (exit 5) without a valid signature by a trusted key. Then checks that the folder holds exactly the files bundle.json lists, each with its digest (a changed, missing or extra file is named; exit 3), replays every result against the bundled pack and recomputes every score report, summary, statistics file and the comparison, which must equal the bundled bytes (exit 5 otherwise).',
       positionals: [{ name: 'DIR', description: 'the bundle folder' }],
-      options: [],
-      examples: ['emberbench bundle verify bundle-congestion', 'emberbench bundle verify bundle-a-vs-b --json'],
+      options: [...TRUST_OPTIONS],
+      examples: ['emberbench bundle verify bundle-congestion', 'emberbench bundle verify bundle-a-vs-b --json', 'emberbench bundle verify bundle-a --trust operator.pub --require-signature'],
       run: (args) => bundleVerify(args),
+    },
+    {
+      words: ['bundle', 'sign'],
+      summary: 'add an operator\'s signature to an official bundle',
+      description:
+        'Verifies the bundle whole (as `bundle verify` does), then signs the SHA-256 of its bundle.json, which lists every other file\'s digest, with the signing time, and adds the signature to signatures.json beside it (co-signing: several operators may sign one bundle). No signed file changes.',
+      positionals: [],
+      options: [{ name: 'bundle', kind: 'value', required: true, valueName: 'DIR', description: 'the bundle folder' }, ...signOptions('key')],
+      examples: ['emberbench bundle sign --bundle bundle-a --key operator.key --signed-at 2026-12-02T09:30:00Z'],
+      run: (args) => bundleSignCommand(args),
     },
   ],
 };

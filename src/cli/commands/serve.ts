@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../core/errors.js';
 import type { EventName, Events } from '../../shared/api/contract.js';
-import { defaultArchivePath } from '../../node/app/paths.js';
+import { defaultArchivePath, userDataDir } from '../../node/app/paths.js';
 import { createWorkbenchServices } from '../../node/app/services.js';
 import { defaultEntryPoints } from '../../node/entry-points.js';
 import { startWorkbenchServer, type WorkbenchServer } from '../../node/server/workbench-server.js';
@@ -60,6 +60,8 @@ async function serve(args: ParsedArgs, context: CommandContext): Promise<Report>
     publicSuiteDir: join(root, 'scenarios', 'public', 'v1'),
     entryPoints: defaultEntryPoints(),
     mode: 'browser',
+    // The signing key and trust list live in the app's data folder, as in the desktop app, never beside a chosen archive.
+    dataDir: userDataDir(),
     version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
     emit,
   });

@@ -11,6 +11,7 @@
  *   model-1/score.json, score.txt      `score --pack` of the model's trials, and its summary
  *   model-2/...                        the second model, when there are two
  *   comparison.json, comparison.txt    `score compare` of model 1 (A) and model 2 (B)
+ *   signatures.json                    operators' signatures of bundle.json, when signed (not listed)
  *
  * Folders are numbered, not named after models: a model ID may hold any
  * printable character. Nothing in the index depends on where or when the
@@ -26,6 +27,8 @@ import { parseJsonInput } from '../json/strict-parse.js';
 export const BUNDLE_VERSION = '1.0';
 export const BUNDLE_INDEX_FILE = 'bundle.json';
 export const BUNDLE_PACK_DIR = 'pack';
+/** The operators' signatures of bundle.json (docs/bundles.md): beside the index, never listed in it. */
+export const BUNDLE_SIGNATURES_FILE = 'signatures.json';
 
 export interface BundleModel {
   readonly model_id: string;
@@ -51,7 +54,7 @@ export interface BundleIndex {
   readonly models: readonly BundleModel[];
   /** The paired outcome of model 1 (A) against model 2 (B), when there are two. */
   readonly comparison_outcome: string | null;
-  /** Every file but bundle.json, sorted by path (`/` separated). */
+  /** Every file but bundle.json and signatures.json, sorted by path (`/` separated). */
   readonly files: readonly BundleFile[];
 }
 
@@ -99,7 +102,7 @@ export function parseBundleIndexText(text: string, source: string): BundleIndex 
     const path = `files[${k}]`;
     const f = r.object(item, path, ['file', 'sha256']);
     const file = r.string(f.file, `${path}.file`);
-    if (!isSafeBundlePath(file) || file === BUNDLE_INDEX_FILE) r.fail(`${path}.file`, `${JSON.stringify(file)} is not a bundle file path`);
+    if (!isSafeBundlePath(file) || file === BUNDLE_INDEX_FILE || file === BUNDLE_SIGNATURES_FILE) r.fail(`${path}.file`, `${JSON.stringify(file)} is not a bundle file path`);
     if (file <= previous) r.fail(`${path}.file`, 'files must be sorted by path, each once');
     previous = file;
     return { file, sha256: hex(f.sha256, `${path}.sha256`) };

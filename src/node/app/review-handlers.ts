@@ -18,7 +18,7 @@ import { ValidationError } from '../../core/errors.js';
 import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
 import { buildLeaderboard } from '../../core/scoring/leaderboard.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
-import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput } from '../../shared/api/contract.js';
+import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput, SignerView } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { artifactSize, getArtifact } from '../archive/artifacts.js';
@@ -31,6 +31,9 @@ import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { ServiceError } from './dispatch.js';
 import { getPackSummary, storedManifest, storedSuite } from './catalog.js';
+import type { AppSigning } from './signing-store.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { ed25519PublicKey } from '../signing/key-file.js';
 
 type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
 export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedInput<N>) => Promise<Outputs[N]> };
@@ -52,13 +55,14 @@ function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: str
   return { text: reportText, view: reportView(parseScoreReportText(reportText, `trial ${row.trial_id} score report`)) };
 }
 
-function bundleSummary(dir: string, index: BundleIndex): BundleSummary {
+function bundleSummary(dir: string, index: BundleIndex, signatures: readonly SignerView[] | null): BundleSummary {
   return {
     dir,
     packId: index.pack_id,
     models: index.models.map((m) => ({ modelId: m.model_id, trials: m.trials, score: m.score })),
     comparisonOutcome: index.comparison_outcome,
     files: index.files.length + 1,
+    signatures,
   };
 }
 
@@ -115,7 +119,8 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
  * result larger than `oneTextLimit` bytes is refused where a whole text is
  * needed (tests lower it).
  */
-export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES): ReviewHandlers {
+export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES, signing: AppSigning | null = null): ReviewHandlers {
+  const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive.db, trialId) ?? [];
   return {
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
@@ -169,7 +174,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
         const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
         if (entries.length < 2) {
           const row = entries[0]!;
-          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation }] };
+          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
         }
         const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
         return {
@@ -189,6 +194,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
               intervalHigh: row.interval_high,
               vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
               isolation: trialRowOf(row).isolation,
+              signers: signersOf(row.trial_id),
             };
           }),
         };
@@ -197,7 +203,10 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
       return { boards };
     },
 
-    'export.bundle': async ({ a, b, outDir }) => {
+    'export.bundle': async ({ a, b, outDir, sign }) => {
+      if (sign !== undefined && signing === null) throw new ServiceError('usage', 'sign: this app has no signing key store', 'sign');
+      // Unlocked before any work: a wrong passphrase or time costs nothing.
+      const signer = sign === undefined ? null : signing!.signer(sign.signedAt, sign.passphrase ?? null);
       const rows = [...a.map((id) => trialRow(archive, id, 'a')), ...b.map((id) => trialRow(archive, id, 'b'))];
       const first = rows[0]!;
       for (const row of rows) {
@@ -215,14 +224,16 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
           operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
           resamples: 2000,
           outDir: resolve(outDir),
+          ...(signer === null ? {} : { signers: [signer] }),
         },
       });
-      return bundleSummary(resolve(outDir), index);
+      const signatures = signer === null ? null : signing!.views([{ publicKey: bytesToHex(ed25519PublicKey(signer.secretKey)), signedAt: signer.signedAt }]);
+      return bundleSummary(resolve(outDir), index, signatures);
     },
 
     'export.verifyBundle': async ({ dir }) => {
-      const index = await runOffThread(worker, { kind: 'bundle-verify', input: resolve(dir) });
-      return bundleSummary(resolve(dir), index);
+      const { index, signatures } = await runOffThread(worker, { kind: 'bundle-verify', input: resolve(dir) });
+      return bundleSummary(resolve(dir), index, signatures === null ? null : (signing?.views(signatures) ?? signatures.map((c) => ({ ...c, trusted: false, label: null }))));
     },
 
     'export.htmlReport': async ({ bundleDir, outFile, episodes }) => {

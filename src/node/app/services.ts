@@ -18,6 +18,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Events, EventName, Outputs, Overview, TrialDetail } from '../../shared/api/contract.js';
 import type { TrialRow } from '../../shared/api/views.js';
+import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
+import { storeTrialSignatures } from '../archive/trial-signatures.js';
 import { commitImports, exportTrial, prepareImportOffThread, type DuplicateImport, type PreparedImport } from '../archive/archive-io.js';
 import { withArchiveFaultsAsync } from '../archive/archive-errors.js';
 import { Archive } from '../archive/archive.js';
@@ -46,6 +48,7 @@ import { integrityHandlers } from './integrity-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
 import { RunManager } from './runs.js';
+import { AppSigning, signingHandlers } from './signing-store.js';
 
 export interface WorkbenchServicesOptions {
   /** The archive file (created when missing); see paths.ts defaultArchivePath(). */
@@ -56,6 +59,12 @@ export interface WorkbenchServicesOptions {
   readonly mode: 'desktop' | 'browser';
   readonly version: string;
   readonly emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  /**
+   * The app's data folder, where its signing key and trust list live (never
+   * in the archive). Default: the archive's folder (tests); the desktop app
+   * and `emberbench serve` give the user's data folder.
+   */
+  readonly dataDir?: string;
 }
 
 export interface WorkbenchServices {
@@ -71,10 +80,10 @@ export interface WorkbenchServices {
   dispose(): Promise<void>;
 }
 
-function trialDetail(archive: Archive, row: TrialDbRow): TrialDetail {
+function trialDetail(archive: Archive, row: TrialDbRow, signing: AppSigning): TrialDetail {
   const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive.db, digest).toString('utf8')) as unknown));
   return {
-    trial: trialRowOf(row),
+    trial: { ...trialRowOf(row), signers: signing.trialSigners(archive.db, row.trial_id) },
     report: json(row.report_digest),
     summaryText: row.summary_digest === null ? null : getArtifact(archive.db, row.summary_digest).toString('utf8'),
     operational: json(row.operational_digest),
@@ -107,7 +116,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     const status = runs.shownStatus(row.trialId, row.status);
     return status === row.status ? row : { ...row, status };
   };
+  const signing = new AppSigning(opts.dataDir ?? dirname(archive.path));
 
+  const signed = (rows: readonly TrialRow[]): TrialRow[] => rows.map((r) => ({ ...r, signers: signing.trialSigners(archive.db, r.trialId) }));
   const overview = (): Overview => {
     const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
     const interrupted = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
@@ -119,17 +130,18 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       manifests: listManifests(archive),
       packs: listPacks(archive),
       models,
-      recentTrials: recent.rows.map(shown),
+      recentTrials: signed(recent.rows.map(shown)),
       running: runs.list(),
-      interrupted: [...unmarked, ...interrupted.rows],
+      interrupted: signed([...unmarked, ...interrupted.rows]),
     };
   };
 
-  const commitPrepared = (prepared: PreparedImport | DuplicateImport): Outputs['archive.import'] => {
-    if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
-    const [outcome] = commitImports(archive, [prepared]);
-    if (!outcome!.duplicate) changed(outcome!.trialId);
-    return outcome!;
+  const commitPrepared = (prepared: PreparedImport | DuplicateImport, signatures: SignatureSet | null): Outputs['archive.import'] => {
+    const outcome = 'duplicate' in prepared ? { trialId: prepared.duplicate, duplicate: true } : commitImports(archive, [prepared])[0]!;
+    // A signature of a result already imported is added to its trial (co-signing after the fact).
+    if (signatures !== null) archive.write((w) => storeTrialSignatures(w, outcome.trialId, signatures));
+    if (!outcome.duplicate || signatures !== null) changed(outcome.trialId);
+    return outcome;
   };
 
   const handlers: Handlers = {
@@ -170,19 +182,22 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     'runs.list': () => Promise.resolve(runs.list()),
     'trials.list': (input) => {
       const page = listTrials(archive.db, input);
-      return Promise.resolve({ ...page, rows: page.rows.map(shown) });
+      return Promise.resolve({ ...page, rows: signed(page.rows.map(shown)) });
     },
     'trials.get': ({ trialId }) => {
-      const detail = trialDetail(archive, requireTrial(archive, trialId));
+      const detail = trialDetail(archive, requireTrial(archive, trialId), signing);
       return Promise.resolve({ ...detail, trial: shown(detail.trial) });
     },
     'episodes.list': (input) => {
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
       return Promise.resolve(listEpisodes(archive.db, input));
     },
-    // Authentication replays every record: in the archive worker, so the caller's loop stays free.
-    'archive.import': async ({ fileName, text, operational }) =>
-      commitPrepared(await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational)),
+    'archive.import': async ({ fileName, text, operational, signature }) => {
+      // Signatures are checked first (cheap): one that fails refuses the whole import.
+      const signatures = signature === undefined ? null : checkedResultSignatures(signature.text, text, signature.fileName);
+      // Authentication replays every record: in the archive worker, so the caller's loop stays free.
+      return commitPrepared(await prepareImportOffThread(archive, fileName, text, opts.entryPoints.archiveWorker, operational), signatures);
+    },
     'archive.export': async ({ trialId, outDir }) => {
       requireTrial(archive, trialId);
       return exportTrial(archive, trialId, outDir);
@@ -193,8 +208,9 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       if (agent?.kind !== 'openai-chat') throw new ServiceError('not_found', `trialId: trial ${trialId} has no transcripts (only language-model trials run here do)`, 'trialId');
       return { lines: await transcriptLines(archive, trialId, index) };
     },
-    ...reviewHandlers(archive, opts.entryPoints.archiveWorker),
+    ...reviewHandlers(archive, opts.entryPoints.archiveWorker, undefined, signing),
     ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), changed),
+    ...signingHandlers(signing),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
   };
@@ -214,8 +230,10 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     return disposed;
   };
   const importBody = (bodyFile: string): Promise<Outputs['archive.import']> =>
-    withArchiveFaultsAsync(archive.path, async () =>
-      commitPrepared(await runOffThread(opts.entryPoints.archiveWorker, { kind: 'import-body', input: { archivePath: archive.path, bodyFile, dir: dirname(bodyFile) } })),
-    );
+    withArchiveFaultsAsync(archive.path, async () => {
+      const job = { archivePath: archive.path, bodyFile, dir: dirname(bodyFile) };
+      const { prepared, signatures } = await runOffThread(opts.entryPoints.archiveWorker, { kind: 'import-body', input: job });
+      return commitPrepared(prepared, signatures);
+    });
   return { handlers: guarded, importBody, dispose };
 }

@@ -20,7 +20,7 @@ import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
 import { buildPack } from '../pack.js';
-import { runImportBodyJob, type ImportBodyJob } from './import-body.js';
+import { runImportBodyJob, type ImportBodyJob, type ImportBodyOutcome } from './import-body.js';
 import { runImportPrepareJob, type DuplicateImport, type ImportPrepareJob, type PreparedImport } from './import-prepare.js';
 import { packFromFiles } from './inputs-store.js';
 import {
@@ -29,6 +29,7 @@ import {
   runHtmlReportJob,
   runTrialsReportJob,
   type BundleCreateJob,
+  type BundleVerifyOutput,
   type HtmlReportJob,
   type HtmlReportOutput,
   type TrialsReportJob,
@@ -58,7 +59,7 @@ export interface ArchiveJobs {
   /** Nothing is written: the caller commits what comes back (archive-io.ts commitImports). */
   readonly 'import-prepare': { readonly input: ImportPrepareJob; readonly output: PreparedImport | DuplicateImport };
   /** The same from a server's saved call body (import-body.ts): the result never passes the server's thread. */
-  readonly 'import-body': { readonly input: ImportBodyJob; readonly output: PreparedImport | DuplicateImport };
+  readonly 'import-body': { readonly input: ImportBodyJob; readonly output: ImportBodyOutcome };
   /** The pack is written into `out`. */
   readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
   readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
@@ -67,7 +68,7 @@ export interface ArchiveJobs {
   /** The bundle is written into `outDir`. */
   readonly 'bundle-create': { readonly input: BundleCreateJob; readonly output: BundleIndex };
   /** The input is the bundle folder. */
-  readonly 'bundle-verify': { readonly input: string; readonly output: BundleIndex };
+  readonly 'bundle-verify': { readonly input: string; readonly output: BundleVerifyOutput };
   readonly 'html-report': { readonly input: HtmlReportJob; readonly output: HtmlReportOutput };
 }
 

@@ -25,7 +25,8 @@ export type ArtifactKind =
   | 'summary'
   | 'statistics'
   | 'operational'
-  | 'generation-record';
+  | 'generation-record'
+  | 'signatures';
 
 /** Kinds stored deflated: large, repetitive JSON. */
 const COMPRESSED: ReadonlySet<ArtifactKind> = new Set<ArtifactKind>(['record', 'result']);

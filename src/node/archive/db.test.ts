@@ -36,6 +36,9 @@ const FIXTURE_ROWS: Record<number, (db: Db) => void> = {
   4: (db) => {
     db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created, isolation) VALUES ('model', 'm', 'suite', 0, 'complete', 'run', 'module:a:b', 1, 'now', 'none')`).run();
   },
+  5: (db) => {
+    db.prepare('INSERT INTO trial_signatures VALUES (1, ?)').run(putText(db, 'signatures', 'signature set text\n'));
+  },
 };
 
 describe('archive migrations', () => {
@@ -108,7 +111,7 @@ describe('archive migrations', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${ARCHIVE_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(/written by a newer EMBER Workbench \(schema version 5; this program reads versions up to 4\)/);
+    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(`written by a newer EMBER Workbench (schema version ${ARCHIVE_SCHEMA_VERSION + 1}; this program reads versions up to ${ARCHIVE_SCHEMA_VERSION})`);
     const junk = fresh();
     writeFileSync(junk, 'not a database at all, just some text that is long enough to have a header'.repeat(20));
     expect(() => openArchiveFile(junk, { mode: 'write' })).toThrow(/not an archive/);

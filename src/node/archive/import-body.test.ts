@@ -10,7 +10,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let n = 0;
 
 /** Decodes `body` in a fresh folder; the decoded texts read back. */
-function decode(body: string): { fileName: string; text: string; operational?: { fileName: string; text: string } } {
+function decode(body: string): { fileName: string; text: string; operational?: { fileName: string; text: string }; signature?: { fileName: string; text: string } } {
   const dir = mkdtempSync(join(scratch, `b${n++}-`));
   writeFileSync(join(dir, 'body.json'), body);
   const decoded = decodeImportBody(join(dir, 'body.json'), dir);
@@ -18,6 +18,7 @@ function decode(body: string): { fileName: string; text: string; operational?: {
     fileName: decoded.fileName,
     text: readFileSync(decoded.resultFile, 'utf8'),
     ...(decoded.operational === undefined ? {} : { operational: { fileName: decoded.operational.fileName, text: readFileSync(decoded.operational.file, 'utf8') } }),
+    ...(decoded.signature === undefined ? {} : { signature: { fileName: decoded.signature.fileName, text: readFileSync(decoded.signature.file, 'utf8') } }),
   };
 }
 
@@ -40,6 +41,11 @@ describe('decodeImportBody', () => {
     expect(decode(' { "operational" : { "text" : "" , "fileName" : "o" } , "text" : "t" , "fileName" : "f" } ')).toEqual({ fileName: 'f', text: 't', operational: { fileName: 'o', text: '' } });
   });
 
+  it("decodes a result's detached signatures (result sign) beside it", () => {
+    const input = { fileName: 'r.json', text: '{"r":1}\n', signature: { fileName: 'r.sig.json', text: '{"format":"x"}\n' } };
+    expect(decode(JSON.stringify(input))).toEqual(input);
+  });
+
   it('refuses anything that is not exactly the input of archive.import, naming the field', () => {
     const cases: [string, string, string][] = [
       ['{"fileName":"a","text":"b","surprise":1}', 'surprise', 'archive.import: surprise: is not a field of archive.import'],
@@ -49,6 +55,7 @@ describe('decodeImportBody', () => {
       ['{"fileName":"","text":"b"}', 'fileName', 'archive.import: fileName: must not be empty'],
       ['{"fileName":"a","text":5}', 'text', 'archive.import: text: expected a string'],
       ['{"fileName":"a","text":"b","operational":{"text":"x"}}', 'operational.fileName', 'archive.import: operational.fileName: is required'],
+      ['{"fileName":"a","text":"b","signature":{"fileName":"s"}}', 'signature.text', 'archive.import: signature.text: is required'],
       ['{"fileName":"a","text":"\\ud800"}', 'text', 'archive.import: text: holds a lone UTF-16 surrogate (not Unicode text)'],
       ['{"fileName":"a","text":"b\\x"}', 'text', 'archive.import: text: holds an invalid escape sequence (not JSON)'],
       ['{"fileName":"a","text":"b"} {}', 'input', 'archive.import: input: more follows the JSON object (the body is not the JSON input of archive.import)'],

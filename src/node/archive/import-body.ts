@@ -16,6 +16,7 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
+import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
 import { MAX_RESULT_STRING_BYTES, readTextInput, stringTooLong } from '../inputs.js';
 import { prepareImport, type DuplicateImport, type PreparedImport } from './import-prepare.js';
 import { openArchiveFile } from './db.js';
@@ -29,6 +30,8 @@ export interface DecodedImportBody {
   readonly fileName: string;
   readonly resultFile: string;
   readonly operational?: { readonly fileName: string; readonly file: string };
+  /** The result's detached signatures (`result sign`), when the import brings them. */
+  readonly signature?: { readonly fileName: string; readonly file: string };
 }
 
 function bad(field: string, problem: string): UsageError {
@@ -211,6 +214,14 @@ class BodyReader {
   }
 }
 
+/** An optional `{fileName, text}` field of the body, both parts required when it is there. */
+function fileField<K extends 'operational' | 'signature'>(key: K, record: { fileName?: string; file?: string } | undefined): { [P in K]?: { fileName: string; file: string } } {
+  if (record === undefined) return {};
+  if (record.fileName === undefined) throw bad(`${key}.fileName`, 'is required');
+  if (record.file === undefined) throw bad(`${key}.text`, 'is required');
+  return { [key]: { fileName: record.fileName, file: record.file } } as { [P in K]?: { fileName: string; file: string } };
+}
+
 /** Decodes an `archive.import` body into `dir` (result.json, operational.json). */
 export function decodeImportBody(bodyFile: string, dir: string): DecodedImportBody {
   const fd = openSync(bodyFile, 'r');
@@ -220,6 +231,7 @@ export function decodeImportBody(bodyFile: string, dir: string): DecodedImportBo
     let fileName: string | undefined;
     let resultFile: string | undefined;
     let operational: { fileName?: string; file?: string } | undefined;
+    let signature: { fileName?: string; file?: string } | undefined;
     const stringField = (field: string, sink: StringSink): void => {
       if (reader.token() !== 0x22) throw bad(field, 'expected a string');
       reader.string(field, sink);
@@ -254,15 +266,20 @@ export function decodeImportBody(bodyFile: string, dir: string): DecodedImportBo
           else throw bad(innerField, 'is not a field of archive.import');
         });
         operational = record;
+      } else if (key === 'signature') {
+        const record: { fileName?: string; file?: string } = {};
+        reader.object(field, (inner, innerField) => {
+          if (inner === 'fileName') record.fileName = nameField(innerField);
+          else if (inner === 'text') record.file = textField(innerField, 'signature.json');
+          else throw bad(innerField, 'is not a field of archive.import');
+        });
+        signature = record;
       } else throw bad(field, 'is not a field of archive.import');
     });
     if (reader.token() !== -1) throw bad('input', 'more follows the JSON object (the body is not the JSON input of archive.import)');
     if (fileName === undefined) throw bad('fileName', 'is required');
     if (resultFile === undefined) throw bad('text', 'is required');
-    if (operational === undefined) return { fileName, resultFile };
-    if (operational.fileName === undefined) throw bad('operational.fileName', 'is required');
-    if (operational.file === undefined) throw bad('operational.text', 'is required');
-    return { fileName, resultFile, operational: { fileName: operational.fileName, file: operational.file } };
+    return { fileName, resultFile, ...fileField('operational', operational), ...fileField('signature', signature) };
   } finally {
     for (const sink of sinks) closeSync(sink.fd);
     closeSync(fd);
@@ -277,15 +294,27 @@ export interface ImportBodyJob {
   readonly dir: string;
 }
 
-/** Decodes the body and prepares the import as the CLI's files would be: read within their limits, authenticated, packed. */
-export function runImportBodyJob(job: ImportBodyJob): PreparedImport | DuplicateImport {
+/** A prepared import from a saved body, with the result's signatures when the body brought them (checked against the result). */
+export interface ImportBodyOutcome {
+  readonly prepared: PreparedImport | DuplicateImport;
+  readonly signatures: SignatureSet | null;
+}
+
+/**
+ * Decodes the body and prepares the import as the CLI's files would be:
+ * read within their limits, the signatures checked first (cheap; one that
+ * fails refuses the whole import), then authenticated and packed.
+ */
+export function runImportBodyJob(job: ImportBodyJob): ImportBodyOutcome {
   const body = decodeImportBody(job.bodyFile, job.dir);
   const text = readTextInput(body.resultFile, 'evaluation result', body.fileName);
+  const signatures =
+    body.signature === undefined ? null : checkedResultSignatures(readTextInput(body.signature.file, 'signature file', body.signature.fileName), text, body.signature.fileName);
   const operational =
     body.operational === undefined ? undefined : { fileName: body.operational.fileName, text: readTextInput(body.operational.file, 'operational record', body.operational.fileName) };
   const { db, close } = openArchiveFile(job.archivePath, { mode: 'read' });
   try {
-    return prepareImport(db, body.fileName, text, operational);
+    return { prepared: prepareImport(db, body.fileName, text, operational), signatures };
   } finally {
     close();
   }

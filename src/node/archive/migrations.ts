@@ -164,11 +164,22 @@ ALTER TABLE trials ADD COLUMN isolation TEXT CHECK (isolation IN ('sandboxed', '
 UPDATE trials SET isolation = 'in_process' WHERE origin = 'run' AND (agent_label LIKE 'builtin:%' OR agent_label LIKE 'openai-chat:%');
 `;
 
+// Operators' signatures of an imported result (docs/bundles.md): the
+// signature set file as an artifact, checked against the result on import
+// and again on every read. Public data only: no key secret is ever stored.
+const TRIAL_SIGNATURES = `
+CREATE TABLE trial_signatures (
+  trial_id INTEGER PRIMARY KEY REFERENCES trials (trial_id) ON DELETE CASCADE,
+  digest TEXT NOT NULL REFERENCES artifacts (digest)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'artifacts, suites, manifests, packs', sql: ARTIFACTS_AND_INPUTS },
   { version: 2, name: 'trials and episodes', sql: TRIALS_AND_EPISODES },
   { version: 3, name: 'browsing indexes', sql: BROWSING_INDEXES },
   { version: 4, name: 'trial isolation level', sql: TRIAL_ISOLATION },
+  { version: 5, name: 'result signatures', sql: TRIAL_SIGNATURES },
 ];
 
 /** The schema version this build writes. */

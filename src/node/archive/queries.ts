@@ -107,6 +107,8 @@ export function trialRowOf(r: TrialDbRow): TrialRow {
     created: r.created,
     agentLabel: r.agent_label,
     isolation: (r.isolation ?? null) as TrialRow['isolation'],
+    // Filled by the services, which hold the trust list (AppSigning.rowSigners).
+    signers: [],
   };
 }
 

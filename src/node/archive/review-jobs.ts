@@ -20,6 +20,8 @@ import { sha256Hex } from '../../core/hash.js';
 import { scoreReportText } from '../../core/scoring/report.js';
 import { bundleContent } from '../bundle/bundle-content.js';
 import { verifyBundle, writeBundleDirectory } from '../bundle/bundle.js';
+import type { CheckedSignature } from '../../core/signing/signatures.js';
+import type { Signer } from '../signing/signature-files.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { renderHtmlReport } from '../report-html/html-report.js';
 import { scoreResults } from '../workflows/score.js';
@@ -50,6 +52,14 @@ export interface BundleCreateJob {
   readonly resamples: number;
   /** A new folder (absolute). */
   readonly outDir: string;
+  /** The app's unlocked key when the bundle is signed (handed to this thread in memory, never written but as a signature). */
+  readonly signers?: readonly Signer[];
+}
+
+/** A verified bundle: its index and its signatures (trust is the caller's to apply), null when unsigned. */
+export interface BundleVerifyOutput {
+  readonly index: BundleIndex;
+  readonly signatures: readonly CheckedSignature[] | null;
 }
 
 export interface HtmlReportJob {
@@ -76,13 +86,14 @@ export function runTrialsReportJob(job: TrialsReportJob): string {
 export async function runBundleCreateJob(job: BundleCreateJob): Promise<BundleIndex> {
   const pack = packFromFiles(new Map(job.packFiles), job.packDigest, false);
   const content = bundleContent({ pack, packFiles: new Map(job.packFiles), results: job.results, operational: job.operational, resamples: job.resamples });
-  await writeBundleDirectory(job.outDir, content);
+  await writeBundleDirectory(job.outDir, content, job.signers);
   return content.index;
 }
 
-/** `bundle verify`: every file, result and report authenticated; answers the index. */
-export function runBundleVerifyJob(dir: string): BundleIndex {
-  return verifyBundle(dir).index;
+/** `bundle verify`: every file, result, report and signature authenticated; answers the index and the signatures. */
+export function runBundleVerifyJob(dir: string): BundleVerifyOutput {
+  const { index, signatures } = verifyBundle(dir);
+  return { index, signatures };
 }
 
 /** `report html` into a new file (never replaced). */

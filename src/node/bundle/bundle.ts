@@ -9,11 +9,13 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { BUNDLE_INDEX_FILE, BUNDLE_PACK_DIR, bundleIndexText, parseBundleIndexText, type BundleIndex } from '../../core/bundle/bundle-index.js';
+import { BUNDLE_INDEX_FILE, BUNDLE_PACK_DIR, BUNDLE_SIGNATURES_FILE, bundleIndexText, parseBundleIndexText, type BundleIndex } from '../../core/bundle/bundle-index.js';
 import { MismatchError, ValidationError } from '../../core/errors.js';
+import type { CheckedSignature, SignatureSet } from '../../core/signing/signatures.js';
 import { readBytesInput, readTextInput, resultTextOrStream } from '../inputs.js';
 import { checkOutputDirectory, copyFileSynced, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
 import { loadPack } from '../pack.js';
+import { bundleSignaturesText, checkBundleSignatures, NO_TRUST, signBundleIndex, type Signer, type TrustOptions } from '../signing/signature-files.js';
 import { bundleContent, fileSha256, type BundleContent, type BundleResult } from './bundle-content.js';
 
 const BUNDLE_OUTPUT = { what: 'official bundle', existsNote: 'a bundle is always written into a new directory' } as const;
@@ -44,6 +46,8 @@ export interface CreateBundleOptions {
   readonly out: string;
   /** A result larger than this many bytes is streamed and copied (default MAX_TEXT_INPUT_BYTES, the most read as one text; tests set 0). */
   readonly streamAbove?: number;
+  /** Operators who sign the new bundle (written as its signatures.json before it is published). */
+  readonly signers?: readonly Signer[];
 }
 
 /** A result file for the bundle: read whole when it fits in one string, else streamed and copied as it is. */
@@ -61,12 +65,16 @@ export async function createBundle(opts: CreateBundleOptions): Promise<BundleInd
   const operational = opts.operationalPaths.map((path) => ({ text: readTextInput(path, 'operational record'), source: path }));
   checkOutputDirectory(out, BUNDLE_OUTPUT, [{ dir: opts.packDir, label: 'pack directory' }]);
   const content = bundleContent({ pack, packFiles, results, operational, resamples: opts.resamples });
-  await writeBundleDirectory(out, content);
+  await writeBundleDirectory(out, content, opts.signers);
   return content.index;
 }
 
-/** Writes bundle content into a new folder (also the app's export), read back and verified before it is published. */
-export async function writeBundleDirectory(out: string, content: BundleContent): Promise<void> {
+/**
+ * Writes bundle content into a new folder (also the app's export), read back
+ * and verified before it is published; signed by `signers` when given, so a
+ * signed bundle never appears unsigned.
+ */
+export async function writeBundleDirectory(out: string, content: BundleContent, signers: readonly Signer[] = []): Promise<void> {
   await writeOutputDirectory(out, BUNDLE_OUTPUT, async (temp) => {
     for (const path of [...content.files.keys()].sort()) {
       const full = join(temp, ...path.split('/'));
@@ -76,15 +84,17 @@ export async function writeBundleDirectory(out: string, content: BundleContent):
       if (file instanceof Uint8Array) await writeFileSynced(full, file);
       else await copyFileSynced(file.path, full);
     }
-    await writeFileSynced(join(temp, BUNDLE_INDEX_FILE), bundleIndexText(content.index));
+    const indexText = bundleIndexText(content.index);
+    await writeFileSynced(join(temp, BUNDLE_INDEX_FILE), indexText);
+    if (signers.length > 0) await writeFileSynced(join(temp, BUNDLE_SIGNATURES_FILE), bundleSignaturesText(indexText, signers));
     checkFileList(temp, content.index);
   });
 }
 
-/** The folder holds exactly the index's files, each with its digest (exit 3 naming the file otherwise). */
+/** The folder holds exactly the index's files, each with its digest (exit 3 naming the file otherwise); signatures.json is beside them. */
 function checkFileList(dir: string, index: BundleIndex): void {
   const listed = new Map(index.files.map((f) => [f.file, f.sha256]));
-  const present = listFiles(dir).filter((f) => f !== BUNDLE_INDEX_FILE);
+  const present = listFiles(dir).filter((f) => f !== BUNDLE_INDEX_FILE && f !== BUNDLE_SIGNATURES_FILE);
   for (const file of present.sort()) {
     if (!listed.has(file)) throw new ValidationError(`${join(dir, file)}: extra file, not in ${BUNDLE_INDEX_FILE}`);
   }
@@ -101,16 +111,20 @@ export interface VerifiedBundle {
   readonly files: number;
   /** Each result's fileDigest by bundle-relative path (resultFileEpisodeTexts reads its episodes against it). */
   readonly resultDigests: ReadonlyMap<string, string>;
+  /** Every signature of signatures.json, each valid (an invalid one is refused), or null when the bundle has none. */
+  readonly signatures: readonly CheckedSignature[] | null;
 }
 
 /**
- * Authenticates a bundle from disk: the index, the file list and digests
+ * Authenticates a bundle from disk: the index, its signatures (exit 5 for a
+ * signature that is invalid or of another bundle.json, or when `trust`
+ * requires a trusted one and there is none), the file list and digests
  * (exit 3, naming the file), the pack, every result replayed, and every
  * score report, summary, statistics file and comparison recomputed and
  * compared byte for byte (exit 5 naming the file). A result larger than
  * `streamAbove` bytes (default: what fits in one string) is streamed.
  */
-export function verifyBundle(dirArg: string, streamAbove?: number): VerifiedBundle {
+export function verifyBundle(dirArg: string, streamAbove?: number, trust: TrustOptions = NO_TRUST): VerifiedBundle {
   const dir = stripTrailingSeparators(dirArg);
   let isDir = false;
   try {
@@ -120,7 +134,9 @@ export function verifyBundle(dirArg: string, streamAbove?: number): VerifiedBund
   }
   if (!isDir) throw new ValidationError(`${dir}: not a bundle folder (no such directory)`);
   const indexPath = join(dir, BUNDLE_INDEX_FILE);
-  const index = parseBundleIndexText(readTextInput(indexPath, 'bundle index'), indexPath);
+  const indexText = readTextInput(indexPath, 'bundle index');
+  const index = parseBundleIndexText(indexText, indexPath);
+  const signatures = checkBundleSignatures(dir, indexText, trust);
   checkFileList(dir, index);
 
   const packDir = join(dir, BUNDLE_PACK_DIR);
@@ -145,7 +161,13 @@ export function verifyBundle(dirArg: string, streamAbove?: number): VerifiedBund
   if (bundleIndexText(content.index) !== bundleIndexText(index)) {
     throw new MismatchError(`${indexPath}: does not match the index recomputed from the bundle's pack and results`);
   }
-  return { index, files: index.files.length + 1, resultDigests: content.resultDigests };
+  return { index, files: index.files.length + 1, resultDigests: content.resultDigests, signatures };
+}
+
+/** `bundle sign`: authenticates the whole bundle, then adds the operator's signature of its bundle.json. */
+export async function signBundle(dir: string, signer: Signer): Promise<{ readonly verified: VerifiedBundle; readonly set: SignatureSet }> {
+  const verified = verifyBundle(dir);
+  return { verified, set: await signBundleIndex(stripTrailingSeparators(dir), signer) };
 }
 
 /** The resamples the bundle was made with, read from its first score report (every artifact in it uses the same). */

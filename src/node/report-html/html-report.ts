@@ -23,6 +23,7 @@ import { resultFileEpisodeTexts } from '../eval/result-reader.js';
 import { Rational } from '../../core/stats/rational.js';
 import { loadPack } from '../pack.js';
 import { verifyBundle } from '../bundle/bundle.js';
+import type { CheckedSignature } from '../../core/signing/signatures.js';
 import { barChart, displayNumber, escapeHtml, pointsText } from './svg.js';
 import { PLAYER_SCRIPT } from './player-script.js';
 
@@ -138,11 +139,19 @@ function pickedEpisodes(path: string, digest: string, picked: readonly number[],
   return episodes;
 }
 
+/** The bundle's signers (each signature was checked by verifyBundle); trust is the reader's call, by fingerprint. */
+function signersSection(signatures: readonly CheckedSignature[]): string {
+  const rows = signatures.map((s) => `<tr><td><code>${s.fingerprint}</code></td><td>${escapeHtml(s.signedAt)}</td><td><code>${s.publicKey}</code></td></tr>`).join('');
+  return `
+<h2>Signed by</h2><p class="muted">Each signature below is valid for this bundle's index (bundle.json), which lists the digest of every file. A signature tells who vouches for the bundle, not that you should trust them: compare each fingerprint with the one its operator published (<code>emberbench bundle verify --trust KEY --require-signature</code>).</p>
+<table><thead><tr><th>key fingerprint</th><th>signed at</th><th>public key</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 const b64 = (array: ArrayBufferView): string => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 
 /** Renders the report of a bundle folder (verified first: exit 3/5 when it does not verify). */
 export function renderHtmlReport(bundleDir: string, opts: HtmlReportOptions = {}): string {
-  const { index, resultDigests } = verifyBundle(bundleDir);
+  const { index, resultDigests, signatures } = verifyBundle(bundleDir);
   const reports = index.models.map((m) => readJson<ScoreReport>(bundleDir, `${m.dir}/score.json`));
   const comparison = index.comparison_outcome === null ? null : readJson<ComparisonArtifact>(bundleDir, 'comparison.json');
   const scheduled = new Set(reports[0]!.episodes.map((e) => e.index));
@@ -186,7 +195,7 @@ export function renderHtmlReport(bundleDir: string, opts: HtmlReportOptions = {}
 <body><main>
 <h1>EMBER report: ${escapeHtml(title)}</h1>
 <p class="muted">Environment pack ${escapeHtml(index.pack_id)} · manifest ${index.manifest_hash.slice(0, 16)}… · ${reports[0]!.episodes.length} episodes · scoring version ${escapeHtml(reports[0]!.scoring_version)}</p>
-<div class="cards">${reports.map((r, k) => headline(r, index.models[k]!.dir, isolationOf(bundleDir, index.models[k]!.dir, index.models[k]!.operational))).join('')}</div>
+<div class="cards">${reports.map((r, k) => headline(r, index.models[k]!.dir, isolationOf(bundleDir, index.models[k]!.dir, index.models[k]!.operational))).join('')}</div>${signatures === null ? '' : signersSection(signatures)}
 ${comparison === null ? '' : comparisonSection(comparison)}
 ${reports.map(modelSection).join('\n')}
 ${episodeTable(reports)}

@@ -14,6 +14,7 @@ import { ReplayView } from '../replay/ReplayView.js';
 import { CompareView } from '../review/CompareView.js';
 import { LeaderboardView } from '../review/LeaderboardView.js';
 import { GenerateView } from '../views/GenerateView.js';
+import { SigningView } from '../views/SigningView.js';
 
 export interface Navigate {
   (location: Location): void;
@@ -94,5 +95,7 @@ function renderView(location: Location, go: Navigate, defaultJobs: number | null
       return <LeaderboardView go={go} />;
     case 'generate':
       return <GenerateView go={go} />;
+    case 'signing':
+      return <SigningView />;
   }
 }

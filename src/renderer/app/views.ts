@@ -9,6 +9,7 @@ export const VIEWS = [
   { id: 'compare', label: 'Compare', key: '6' },
   { id: 'leaderboard', label: 'Leaderboard', key: '7' },
   { id: 'generate', label: 'Generate', key: '8' },
+  { id: 'signing', label: 'Signing keys', key: '9' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

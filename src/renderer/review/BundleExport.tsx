@@ -13,6 +13,7 @@ import { useAction, useApi } from '../app/api-context.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Field } from '../components/Field.js';
 import { points } from '../components/format.js';
+import { SignerBadge, signerText } from '../components/SignerBadge.js';
 import '../replay/replay.css';
 
 /** The report embeds at most this many replays (the services' limit too). */
@@ -38,6 +39,15 @@ function BundleNotice({ summary, verb }: { summary: BundleSummary; verb: string 
           · outcome <strong>{summary.comparisonOutcome}</strong>
         </>
       )}
+      <div data-testid="bundle-signers">
+        <SignerBadge signers={summary.signatures} /> {signerText(summary.signatures)}
+        {summary.signatures?.map((s) => (
+          <span key={s.publicKey} className="muted small">
+            {' '}
+            · <span className="fingerprint">{s.fingerprint}</span> signed at {s.signedAt}
+          </span>
+        ))}
+      </div>
     </div>
   );
 }
@@ -45,6 +55,10 @@ function BundleNotice({ summary, verb }: { summary: BundleSummary; verb: string 
 export function BundleExport({ a, b, official, episodes }: { a: readonly number[]; b: readonly number[]; official: boolean; episodes: readonly EpisodeChoice[] }) {
   const api = useApi();
   const [outDir, setOutDir] = useState('');
+  const [sign, setSign] = useState(false);
+  // The operator's signing time: "now" asks the services to read the clock, or a time typed in.
+  const [signedAt, setSignedAt] = useState('now');
+  const [passphrase, setPassphrase] = useState('');
   const [verifyDir, setVerifyDir] = useState('');
   const [htmlFile, setHtmlFile] = useState('');
   const [picked, setPicked] = useState<readonly number[]>([]);
@@ -72,7 +86,9 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
         onSubmit={(e) => {
           e.preventDefault();
           setWritten(null);
-          void bundle.run(() => api['export.bundle']({ a: [...a], b: [...b], outDir: outDir.trim() })).then((s) => {
+          const signing = sign ? { sign: { signedAt: signedAt.trim(), ...(passphrase === '' ? {} : { passphrase }) } } : {};
+          void bundle.run(() => api['export.bundle']({ a: [...a], b: [...b], outDir: outDir.trim(), ...signing })).then((s) => {
+            setPassphrase('');
             setWritten(s);
             if (s !== null) setVerifyDir(s.dir);
           });
@@ -81,8 +97,21 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
         <Field label="New bundle folder" field="outDir" error={bundle.error} hint="Results, score reports, summaries, statistics, the comparison, the pack and an index of every file's digest, byte-identical to `emberbench bundle create`.">
           {(p) => <input {...p} value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="/home/me/exports/bundle" spellCheck={false} />}
         </Field>
+        <label className="check small" data-field="sign">
+          <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} aria-label="Sign the bundle with this app's key" /> Sign with this app's key
+        </label>
+        {sign && (
+          <>
+            <Field label="Signed at" field="signedAt" error={bundle.error} hint="YYYY-MM-DDTHH:MM:SSZ (UTC), or now">
+              {(p) => <input {...p} value={signedAt} onChange={(e) => setSignedAt(e.target.value)} spellCheck={false} size={22} />}
+            </Field>
+            <Field label="Key passphrase (sealed keys)" field="passphrase" error={bundle.error}>
+              {(p) => <input {...p} type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} size={16} />}
+            </Field>
+          </>
+        )}
         <button type="submit" disabled={bundle.busy || outDir.trim() === ''}>
-          {bundle.busy ? 'Writing…' : 'Export bundle'}
+          {bundle.busy ? 'Writing…' : sign ? 'Export signed bundle' : 'Export bundle'}
         </button>
       </form>
       <ErrorMessage error={bundle.error} onDismiss={bundle.clear} />

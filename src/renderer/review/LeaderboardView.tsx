@@ -6,6 +6,7 @@
  */
 
 import { IsolationBadge } from '../components/IsolationBadge.js';
+import { SignerBadge } from '../components/SignerBadge.js';
 import type { AdjacentComparison, LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup } from '../../shared/api/contract.js';
 import { useQuery } from '../app/api-context.js';
@@ -35,6 +36,7 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
             <th className="num">EMBER Score</th>
             <th>95% interval</th>
             <th>Isolation</th>
+            {group.official && <th>Signature</th>}
             <th>Against the next entry down</th>
           </tr>
         </thead>
@@ -50,6 +52,11 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
                 <td>
                   <IsolationBadge isolation={r.isolation} />
                 </td>
+                {group.official && (
+                  <td>
+                    <SignerBadge signers={r.signers} />
+                  </td>
+                )}
                 <td className="board-vs" data-testid="vs-next">
                   {r.vsNext === null ? (
                     <span className="muted">–</span>

@@ -15,7 +15,7 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
   // The result, and optionally its operational record (named *.operational.json by `evaluation run`), chosen together.
   async function onFiles(files: readonly File[]) {
     setDone(null);
-    const { result, operational, problem } = splitImportFiles(files);
+    const { result, operational, signature, problem } = splitImportFiles(files);
     if (result === undefined) {
       void imp.run(() => Promise.resolve({ ok: false, error: { kind: 'usage', message: problem } }));
       return;
@@ -23,13 +23,15 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
     setReading(true);
     let text: string;
     let record: { fileName: string; text: string } | undefined;
+    let signed: { fileName: string; text: string } | undefined;
     try {
       text = await result.text();
       record = operational === undefined ? undefined : { fileName: operational.name, text: await operational.text() };
+      signed = signature === undefined ? undefined : { fileName: signature.name, text: await signature.text() };
     } finally {
       setReading(false);
     }
-    const r = await imp.run(() => api['archive.import']({ fileName: result.name, text, ...(record === undefined ? {} : { operational: record }) }));
+    const r = await imp.run(() => api['archive.import']({ fileName: result.name, text, ...(record === undefined ? {} : { operational: record }), ...(signed === undefined ? {} : { signature: signed }) }));
     if (r !== null) setDone({ ...r, fileName: result.name });
   }
 
@@ -38,7 +40,7 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
       <h2>Import a result</h2>
       <p className="muted">
         Choose an evaluation result (<code>result.json</code>) written by <code>emberbench evaluation run</code>, and with it, if you have it, its operational record (
-        <code>result.operational.json</code>: how the agent was isolated, its time and tokens). Every episode is replayed and checked before anything is stored; a
+        <code>result.operational.json</code>: how the agent was isolated, its time and tokens) and its signatures (<code>result.sig.json</code>, from <code>emberbench result sign</code>). Every episode is replayed and checked before anything is stored; a
         file that fails is refused with the reason.
       </p>
       <div className="form-actions">
@@ -55,7 +57,7 @@ export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {
               if (files.length > 0) void onFiles(files);
             }}
           />
-          Choose a result file (and its operational record)…
+          Choose a result file (and its operational record, signatures)…
         </label>
         {reading && <Busy label="Reading the file…" />}
         {imp.busy && <Busy label="Authenticating: replaying every episode of the result…" />}

@@ -8,6 +8,7 @@ import { useEvent, useQuery } from '../app/api-context.js';
 import type { Navigate } from '../app/App.js';
 import { EfficiencyCard } from '../components/EfficiencyCard.js';
 import { EmptyState } from '../components/EmptyState.js';
+import { SignerBadge } from '../components/SignerBadge.js';
 import { IsolationBadge } from '../components/IsolationBadge.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy, ProgressBar } from '../components/ProgressBar.js';
@@ -40,7 +41,9 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
         {d !== null && (
           <p>
             {d.trial.agentLabel} · {d.trial.suiteId} · {d.trial.episodesCompleted} of {d.trial.episodesScheduled} episodes
-            {d.trial.episodesFailed > 0 ? ` (${d.trial.episodesFailed} failed)` : ''} · <span className={`pill ${d.trial.status}`}>{d.trial.status}</span> · <IsolationBadge isolation={d.trial.isolation} /> · {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
+            {d.trial.episodesFailed > 0 ? ` (${d.trial.episodesFailed} failed)` : ''} · <span className={`pill ${d.trial.status}`}>{d.trial.status}</span> · <IsolationBadge isolation={d.trial.isolation} /> · <SignerBadge signers={d.trial.signers} official={d.trial.official} />
+            {d.trial.official ? ' · ' : ''}
+            {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
             {dateTime(d.trial.created)}
           </p>
         )}

@@ -7,6 +7,8 @@ describe('the files of an import', () => {
   test('one result, with or without its operational record, in any order', () => {
     expect(splitImportFiles([f('r.json')])).toEqual({ result: f('r.json'), problem: '' });
     expect(splitImportFiles([f('r.operational.json'), f('r.json')])).toEqual({ result: f('r.json'), operational: f('r.operational.json'), problem: '' });
+    expect(splitImportFiles([f('r.sig.json'), f('r.json')])).toEqual({ result: f('r.json'), signature: f('r.sig.json'), problem: '' });
+    expect(splitImportFiles([f('a.sig.json'), f('b.sig.json'), f('r.json')]).problem).toMatch(/at most one signature file/);
   });
 
   test('refuses a record alone, two results or two records, saying why', () => {

@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import { episodeStatuses, trialStatuses } from './views.js';
 import type {
-  AppInfo, BuiltinAgentInfo, BundleSummary, EpisodeReplay, EpisodeRow, ExportedFile, LeaderboardGroup, ManifestSummary,
+  AppInfo, BuiltinAgentInfo, BundleSummary, SigningStatus, EpisodeReplay, EpisodeRow, ExportedFile, LeaderboardGroup, ManifestSummary,
   Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialIntegrity, TrialRow, ValidationReport,
 } from './views.js';
 
@@ -144,6 +144,8 @@ export const schemas = {
     fileName: z.string().min(1),
     text: z.string(),
     operational: z.strictObject({ fileName: z.string().min(1), text: z.string() }).optional(),
+    /** The result's detached signatures (`result sign` writes RESULT_STEM.sig.json): each must be valid for this result, else nothing is imported. */
+    signature: z.strictObject({ fileName: z.string().min(1), text: z.string().max(16 * 1024 * 1024) }).optional(),
   }),
   /** Writes a trial's artifacts into a new folder on the machine the services run on, byte-identical to the CLI's files. */
   'archive.export': z.strictObject({ trialId, outDir: z.string().min(1) }),
@@ -164,9 +166,23 @@ export const schemas = {
   /** Every model with a score report, in scoring-v1.0.md section 8 order, per pack (official) and per suite (unofficial). */
   leaderboard: z.strictObject({ resamples: z.number().int().min(1).max(1_000_000).default(2000) }),
   /** Writes an official bundle (docs/bundles.md) of one or two models' trials into a new folder. */
-  'export.bundle': z.strictObject({ a: z.array(trialId).min(1).max(20), b: z.array(trialId).max(20).default([]), outDir: z.string().min(1) }),
+  'export.bundle': z.strictObject({
+    a: z.array(trialId).min(1).max(20),
+    b: z.array(trialId).max(20).default([]),
+    outDir: z.string().min(1),
+    /** Sign with the app's key (docs/bundles.md): the operator's time (`YYYY-MM-DDTHH:MM:SSZ`, or `now`), and the key's passphrase when it is sealed. */
+    sign: z.strictObject({ signedAt: z.string().min(1), passphrase: z.string().min(1).optional() }).optional(),
+  }),
   /** Re-authenticates a bundle folder from disk. */
   'export.verifyBundle': z.strictObject({ dir: z.string().min(1) }),
+  /** The app's signing key (public facts only: its secret never crosses the contract again) and its trust list of public keys. */
+  'signing.status': z.strictObject({}),
+  /** Makes the app's Ed25519 key in the app's data folder (mode 0600, never in the archive), sealed when a passphrase is given. */
+  'signing.createKey': z.strictObject({ passphrase: z.string().min(1).optional(), replace: z.boolean().default(false) }),
+  /** Imports a key file of `emberbench keys create` (a sealed one is checked with its passphrase and stored sealed). */
+  'signing.importKey': z.strictObject({ text: z.string().min(1).max(65_536), passphrase: z.string().min(1).optional(), replace: z.boolean().default(false) }),
+  'trust.add': z.strictObject({ publicKey: hex64, label: z.string().max(200).default('') }),
+  'trust.remove': z.strictObject({ publicKey: hex64 }),
   /** Writes the self-contained HTML report of a bundle folder. */
   'export.htmlReport': z.strictObject({ bundleDir: z.string().min(1), outFile: z.string().min(1), episodes: z.array(z.number().int().min(0)).max(12).optional() }),
 } as const;
@@ -216,6 +232,11 @@ export interface Outputs {
   'export.bundle': BundleSummary;
   'export.verifyBundle': BundleSummary;
   'export.htmlReport': { readonly file: string; readonly bytes: number; readonly sha256: string };
+  'signing.status': SigningStatus;
+  'signing.createKey': SigningStatus;
+  'signing.importKey': SigningStatus;
+  'trust.add': SigningStatus;
+  'trust.remove': SigningStatus;
 }
 
 // Every procedure has an output type and every output type a procedure.

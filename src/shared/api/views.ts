@@ -103,6 +103,8 @@ export interface TrialRow {
    * without an operational record stating it, a run older than the field).
    */
   readonly isolation?: 'sandboxed' | 'none' | 'in_process' | null;
+  /** Operators' valid signatures of the trial's result (imported with it), with trust from the app's trust list; empty when unsigned. */
+  readonly signers: readonly SignerView[];
 }
 
 export interface TrialDetail {
@@ -236,6 +238,8 @@ export interface LeaderboardRow {
   readonly vsNext: string | null;
   /** How the entry's agent was isolated (TrialRow.isolation). */
   readonly isolation: TrialRow['isolation'];
+  /** The entry's trial's signers (TrialRow.signers). */
+  readonly signers: readonly SignerView[];
 }
 
 export interface BundleSummary {
@@ -244,5 +248,27 @@ export interface BundleSummary {
   readonly models: readonly { readonly modelId: string; readonly trials: number; readonly score: string | null }[];
   readonly comparisonOutcome: string | null;
   readonly files: number;
+  /** Its signatures (each valid: an invalid one fails the call), or null when it is unsigned. */
+  readonly signatures: readonly SignerView[] | null;
+}
+
+/** One valid operator signature, with the key's trust on the app's trust list as it is now. */
+export interface SignerView {
+  readonly publicKey: string;
+  /** SHA-256 of the raw public key, first 16 bytes, `21fe:31df:...`. */
+  readonly fingerprint: string;
+  readonly signedAt: string;
+  readonly trusted: boolean;
+  /** The trust list's label for the key, null when it is not listed. */
+  readonly label: string | null;
+}
+
+export interface SigningStatus {
+  /** The app's signing key: public facts only. */
+  readonly key: { readonly publicKey: string; readonly fingerprint: string; readonly sealed: boolean } | null;
+  /** Where the key file lives (the app's data folder, never the archive). */
+  readonly keyFile: string;
+  readonly dataDir: string;
+  readonly trusted: readonly { readonly publicKey: string; readonly fingerprint: string; readonly label: string }[];
 }
 
