@@ -2,7 +2,7 @@
 // policy"): every command runs in a process preloaded with a module that
 // ends the process on any socket connect, DNS lookup, fetch or HTTP request.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -107,6 +107,15 @@ describe('every command runs without the network', () => {
     ['archive import', ['archive', 'import', at('a.json'), '--archive', at('archive.sqlite'), '--suite', SUITE, '--json']],
     ['archive list', ['archive', 'list', '--archive', at('archive.sqlite'), '--json']],
     ['archive export', ['archive', 'export', '1', '--archive', at('archive.sqlite'), '--out', at('exported'), '--json']],
+    ['archive check', ['archive', 'check', '--archive', at('archive.sqlite'), '--json']],
+    ['keys create', ['keys', 'create', '--out', at('key.json'), '--json']],
+    ['keys show', ['keys', 'show', at('key.json'), '--json']],
+    ['result sign', ['result', 'sign', '--result', at('a.json'), '--key', at('key.json'), '--signed-at', '2026-01-01T00:00:00Z', '--json']],
+    ['result verify', ['result', 'verify', '--result', at('a.json'), '--json']],
+    ['bundle sign', ['bundle', 'sign', '--bundle', at('bundle'), '--key', at('key.json'), '--signed-at', '2026-01-01T00:00:00Z', '--json']],
+    ['shard plan', ['shard', 'plan', '--backend', 'slurm', '--shards', '2', '--run-dir', at('run'), '--out', at('plan'), '--json']],
+    // The plan's prepare step puts run.json into the run folder; status then lists the (missing) shards.
+    ['evaluation status', ['evaluation', 'status', '--run-dir', at('run'), '--json']],
   ];
   // `serve` runs until stopped: a test of its own below starts it, asks it for its page and stops it.
 
@@ -130,6 +139,10 @@ describe('every command runs without the network', () => {
 
   for (const [name, args] of commands) {
     it(name, () => {
+      if (name === 'evaluation status') {
+        mkdirSync(at('run'), { recursive: true });
+        copyFileSync(at('plan/run.json'), at('run/run.json'));
+      }
       const result = runCli(args, { nodeArgs: preload });
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
