@@ -56,7 +56,7 @@ describe('JournalCheckpointSink', () => {
     expect(journal.length).toBeLessThan(built.text.length);
   });
 
-  it('writes nothing when the run fails before its first episode, and the partial result when it stops later', async () => {
+  it('writes nothing when the run fails before its first episode; an interrupted run keeps its journal, which a resume finishes', async () => {
     const dir = freshDir();
     const out = join(dir, 'r.json');
     const missing = { kind: 'module', module: 'no_such_agent', exportName: 'make' } as const;
@@ -65,8 +65,11 @@ describe('JournalCheckpointSink', () => {
     const controller = new AbortController();
     const stop = (p: { finished: number }): void => void (p.finished === 2 && controller.abort());
     await expect(runEvaluation(options(sink(out), { signal: controller.signal, onProgress: stop }))).rejects.toThrow('interrupted');
-    expect(readdirSync(dir)).toEqual(['r.json']);
-    expect(readFileSync(out, 'utf8')).toBe(editResultText(built.text, (v) => (v.episodes = v.episodes.slice(0, 2))));
+    // Interrupted (SIGINT, SIGTERM): the fsynced journal is left as it is, no result is written (a container's grace period is short).
+    expect(readdirSync(dir)).toEqual(['r.json.journal']);
+    const summary = await runEvaluation(options(sink(out, true)));
+    expect(summary.ranEpisodes).toBe(built.manifest.episodes.length - 2);
+    expect(readFileSync(out, 'utf8')).toBe(built.text);
   });
 
   it('writes O(result) bytes in all: a 300-episode run writes under 2.5 times the result size', async () => {
