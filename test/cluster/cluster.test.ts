@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSettingsText } from '../../src/node/eval/run-dir.js';
 import { CLI } from '../cli/one-writer-kit.js';
 import { ROOT } from '../cli/run-cli.js';
+import { seededRandom } from '../seeded-random.js';
 
 const SHARDS = 5;
 const MAX_ROUNDS = 12;
@@ -22,17 +23,6 @@ const CONFIG = join(ROOT, 'test', 'cli', 'fixtures', 'generated-small.json');
 let scratch: string;
 let runDir: string;
 
-/** A seeded generator (mulberry32): the same kills and duplicates on every run of the test. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -86,7 +76,7 @@ describe('a simulated cluster', () => {
     const reference = cli(['evaluation', 'run', '--generated-suite', join(runDir, 'batch'), '--manifest', join(runDir, 'manifest.json'), '--model-id', 'cab', '--agent', AGENT, '--out', unsharded, '--json']);
     expect(reference.status).toBe(0);
 
-    const next = random(24);
+    const next = seededRandom(24);
     const counts = { rounds: 0, started: 0, killed: 0, duplicates: 0, refused: 0, finished: 0 };
     for (;;) {
       const now = status();

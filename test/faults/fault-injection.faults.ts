@@ -27,6 +27,7 @@ import { Archive } from '../../src/node/archive/archive.js';
 import { checkArchive } from '../../src/node/archive/check.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { PUBLIC_SUITE, ROOT, tempDir } from '../archive/helpers.js';
+import { seededRandom } from '../seeded-random.js';
 
 const BIN = join(ROOT, 'bin', 'emberbench.js');
 const MODEL = 'static-shortest-path-v1';
@@ -35,18 +36,7 @@ const SEED = Number(process.env.EMBER_FAULT_SEED ?? Date.now() % 1_000_000);
 const KILLS = Number(process.env.EMBER_FAULTS ?? 56);
 const DISK_FULLS = 6;
 
-/** mulberry32: the fault schedule from the printed seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const between = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
 
 const tmp = tempDir('ember-faults-');
