@@ -65,25 +65,30 @@ function chainUpTo(pid: number, cli: number): number[] {
 describe.skipIf(!sandboxed)(sandboxed ? 'hostile agents against the host' : `hostile agents against the host (SKIPPED: no sandbox here: ${probe.reason})`, () => {
   it.skipIf(!asRoot)('under a root evaluator every process of the sandbox is uid/gid 65534 with no groups and no capabilities, seen from outside', async () => {
     const mark = marker();
+    const go = join(hostile.agent, `go-${mark}`);
     let cli = 0;
-    const done = run(episode(hostile, MODULE(hostile, 'makeForker'), ['--agent-env', 'HOSTILE_MARKER', '--act-timeout-ms', '120000']), {
-      env: { HOSTILE_MARKER: mark },
+    let finished = false;
+    // The agent holds its first act until `go` exists, so its processes can be looked at before the episode ends.
+    const done = run(episode(hostile, MODULE(hostile, 'makeHeldForker'), ['--agent-env', 'HOSTILE_MARKER', '--agent-env', 'HOSTILE_GO', '--act-timeout-ms', '300000']), {
+      env: { HOSTILE_MARKER: mark, HOSTILE_GO: go },
       started: (pid) => (cli = pid),
-    });
+    }).finally(() => (finished = true));
     let chain: number[] = [];
-    for (let i = 0; i < 600 && chain.length === 0; i++) {
+    while (chain.length === 0 && !finished) {
       await new Promise((r) => setTimeout(r, 100));
       const found = sleepers(mark);
       if (found.length > 0) chain = chainUpTo(found[0]!, cli);
     }
+    writeFileSync(go, '');
     const seen = chain.map((pid) => status(pid)).filter((s) => s !== undefined);
-    await done;
+    const result = await done;
+    expect(result.status, result.stderr).toBe(0);
     // bash (exec'd into bwrap), bwrap's init, the module host and the SIGTERM-proof sleep at least.
     expect(seen.length).toBeGreaterThanOrEqual(3);
     for (const s of seen) {
       expect([s.Name, s.Uid, s.Gid, s.Groups, s.CapEff, s.CapPrm]).toEqual([s.Name, '65534\t65534\t65534\t65534', '65534\t65534\t65534\t65534', '', '0000000000000000', '0000000000000000']);
     }
-  });
+  }, 300_000);
 
   it('ptrace of the sandbox init, unshare, mount and keyctl fail with EPERM; ordinary agents still run', async () => {
     const report = reportOf(await run(episode(hostile, COMMAND(hostile, 'syscalls'))));
