@@ -2,8 +2,7 @@
 // test/cli/one-writer.test.ts (a few rounds and SIGTERM as PID 1) and
 // test/cluster/one-writer-rounds.test.ts (20 rounds, the cluster stage).
 //
-// The CLI runs from dist/ when it is built (npm test builds first): a
-// process starts in a fraction of the time tsx needs. The slow agent (50 ms
+// The CLI runs as run-cli.ts chooses (the build under `npm test`). The slow agent (50 ms
 // per act) keeps a run alive long enough for the second resume to meet the
 // first; it runs unsandboxed (EMBER_AGENT_SANDBOX=off) so that the test does
 // not depend on bubblewrap.
@@ -13,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { EVAL_AGENTS, TINY_SUITE } from '../eval/kit.js';
-import { MAIN, ROOT, TSX } from './run-cli.js';
+import { cliArgv, ROOT } from './run-cli.js';
 
-const DIST_MAIN = join(ROOT, 'bin', 'emberbench.js');
-export const CLI: readonly string[] = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) ? [DIST_MAIN] : ['--import', TSX, MAIN];
+export const CLI: readonly string[] = cliArgv([]);
 const ENV = { ...process.env, EMBER_AGENT_SANDBOX: 'off' };
 let scratch: string;
 let manifest: string;
