@@ -55,7 +55,7 @@ describe('language-model runs from the app', () => {
       // The configuration is checked like an --agent-config file; errors name agent.config.<field>.
       const { model: _model, ...noModel } = config();
       expect(await start(noModel)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'agent.config.model' } });
-      expect(await start(config({ temperature: 0.7 }))).toMatchObject({ ok: false, error: { kind: 'validation', field: 'agent.config.temperature' } });
+      expect(await start(config({ temperature: -0.7 }))).toMatchObject({ ok: false, error: { kind: 'validation', field: 'agent.config.temperature' } });
       expect(await start(config({ pricing: { input_per_million: '1', output_per_million: '-1', cost_unit: 'USD' } }))).toMatchObject({ ok: false, error: { field: 'agent.config.pricing.output_per_million' } });
       expect(await start(config({ colour: 'red' }))).toMatchObject({ ok: false, error: { field: 'agent.config.colour' } });
       const unset = await start(config({ api_key_env: 'EMBER_APP_TEST_UNSET_KEY' }));

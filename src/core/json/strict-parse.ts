@@ -15,6 +15,7 @@
 
 import { ValidationError } from '../errors.js';
 import type { JsonObject, JsonValue } from './canonical.js';
+import { decimalTextOfJsonNumber } from './decimal-text.js';
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
@@ -40,10 +41,20 @@ function shortPath(path: string): string {
   return path.length > 64 ? `${path.slice(0, 60)}...` : path;
 }
 
+/**
+ * What a number that is not a canonical integer becomes: an error (every
+ * benchmark artifact), or its exact value as decimal text (files people
+ * write by hand, such as an agent configuration: `"temperature": 0.7`).
+ */
+export type NonIntegerNumbers = 'reject' | 'decimal-text';
+
 class Parser {
   private pos = 0;
   private depth = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly nonIntegers: NonIntegerNumbers = 'reject',
+  ) {}
 
   fail(reason: string, at = this.pos): never {
     let line = 1;
@@ -104,11 +115,16 @@ class Parser {
     return this.fail('invalid literal');
   }
 
-  parseNumber(path: string): number {
+  parseNumber(path: string): number | string {
     const start = this.pos;
     while (this.pos < this.text.length && /[-+0-9.eE]/.test(this.text[this.pos]!)) this.pos++;
     const token = this.text.slice(start, this.pos);
     if (!NUMBER.test(token)) this.fail(`invalid number ${token}`, start);
+    if (this.nonIntegers === 'decimal-text' && !INTEGER.test(token)) {
+      const text = decimalTextOfJsonNumber(token);
+      if (text === undefined) this.fail(`${path}: number ${token} has an exponent beyond +-400`, start);
+      return text;
+    }
     if (!INTEGER.test(token) || token === '-0') {
       this.fail(`${path}: non-canonical number ${token} (only integers are allowed)`, start);
     }
@@ -245,17 +261,17 @@ class Parser {
 }
 
 /** Parses JSON text strictly; throws {@link JsonSyntaxError} with a line and column. */
-export function parseStrictJson(text: string): JsonValue {
-  return new Parser(text).parseDocument();
+export function parseStrictJson(text: string, nonIntegers: NonIntegerNumbers = 'reject'): JsonValue {
+  return new Parser(text, nonIntegers).parseDocument();
 }
 
 /**
  * Parses the text of an input file strictly; a syntax error becomes a
  * ValidationError (exit 3) that names the source: `a.json: not valid JSON: ...`.
  */
-export function parseJsonInput(text: string, source: string): JsonValue {
+export function parseJsonInput(text: string, source: string, nonIntegers: NonIntegerNumbers = 'reject'): JsonValue {
   try {
-    return parseStrictJson(text);
+    return parseStrictJson(text, nonIntegers);
   } catch (error) {
     if (error instanceof JsonSyntaxError) throw new ValidationError(`${source}: not valid JSON: ${error.message}`);
     throw error;

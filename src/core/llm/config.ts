@@ -12,9 +12,11 @@
  *   api_key_env            the NAME of the environment variable holding the
  *                          API key, or null (no Authorization header). The
  *                          key itself never appears in any file.
- *   temperature, top_p    exact decimal strings ("0", "0.7", "1")
+ *   temperature, top_p    optional, default 1: decimals as JSON numbers or
+ *                          strings (0.7, "0.70"); kept exact, in one spelling
+ *                          ("0.7"), never as floats
  *   max_tokens             integer >= 1
- *   seed                   integer >= 0 or null
+ *   seed                   optional, default null: integer >= 0 or null
  *   system_prompt_version  "1.0" (the prompt texts of prompt.ts)
  *   adapter_version        must equal ADAPTER_VERSION (pins the adapter code)
  *   mode                   "direct" | "planner"
@@ -25,17 +27,18 @@
  *   retry_base_ms          optional, default 500: backoff before retry n is
  *                          retry_base_ms * 2^(n-1)
  *   pricing                optional or null: {input_per_million,
- *                          output_per_million (exact decimal strings), cost_unit}
+ *                          output_per_million (decimals, as temperature), cost_unit}
  *
  * The inference configuration is every setting that can change an answer:
  * model, mode, planner_interval, temperature, top_p, max_tokens, seed,
- * system_prompt_version, adapter_version. Its digest (SHA-256 of its
+ * system_prompt_version, adapter_version, with the defaults filled in. Its digest (SHA-256 of its
  * canonical JSON) pins a set of trials. Where the endpoint lives, the key,
  * the call policy and the prices are not part of it.
  */
 
 import type { JsonObject, JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
+import { decimalTextOfNumber, normalDecimalText } from '../json/decimal-text.js';
 import { modelIdProblem } from '../eval/model-id.js';
 import { inferenceConfigDigest } from '../scoring/operational.js';
 
@@ -49,6 +52,9 @@ export type AdapterMode = 'direct' | 'planner';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_RETRY_BASE_MS = 500;
+/** The OpenAI API's own defaults, so a file without them asks for what the endpoint would do anyway. */
+export const DEFAULT_TEMPERATURE = '1';
+export const DEFAULT_TOP_P = '1';
 
 export interface Pricing {
   /** Exact decimal price per million input tokens. */
@@ -83,17 +89,22 @@ export interface AgentConfig {
   readonly inference_config_digest: string;
 }
 
-const REQUIRED = ['base_url', 'model', 'api_key_env', 'temperature', 'top_p', 'max_tokens', 'seed', 'system_prompt_version', 'adapter_version', 'mode'];
-const OPTIONAL = ['provider_id', 'planner_interval', 'request_timeout_ms', 'max_retries', 'retry_base_ms', 'pricing'];
-/** An exact non-negative decimal without exponent, sign or superfluous zeros. */
-const DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/;
+const REQUIRED = ['base_url', 'model', 'api_key_env', 'max_tokens', 'system_prompt_version', 'adapter_version', 'mode'];
+const OPTIONAL = ['provider_id', 'temperature', 'top_p', 'seed', 'planner_interval', 'request_timeout_ms', 'max_retries', 'retry_base_ms', 'pricing'];
 /** A POSIX-style environment variable name. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * A non-negative decimal written as a JSON number (0.7; the file parser keeps
+ * its exact text) or a string ("0.60"), in its one spelling ("0.6").
+ */
 function decimal(r: FieldReader, value: JsonValue | undefined, path: string, max?: number): string {
-  const text = r.string(value, path);
-  if (!DECIMAL.test(text)) r.fail(path, 'must be an exact decimal string such as "0.7" (no sign, exponent or superfluous zeros)');
-  if (max !== undefined && Number(text) > max) r.fail(path, `must be at most ${max}`);
+  const text = typeof value === 'number' ? decimalTextOfNumber(value) : typeof value === 'string' ? normalDecimalText(value) : undefined;
+  if (text === undefined || text.startsWith('-')) {
+    r.fail(path, `must be a non-negative decimal such as 0.7 or "0.7" (got ${JSON.stringify(value ?? null)})`);
+  }
+  // Comparing the integer part is exact: max is a small integer and the text has no sign or exponent.
+  if (max !== undefined && (Number(text.split('.')[0]) > max || (Number(text.split('.')[0]) === max && text.includes('.')))) r.fail(path, `must be at most ${max} (got ${text})`);
   return text;
 }
 
@@ -147,10 +158,10 @@ export function readAgentConfig(value: JsonValue, source: string): AgentConfig {
     mode,
     model,
     planner_interval: plannerInterval,
-    seed: r.nullable(obj['seed'], 'seed', (v, p) => r.integer(v, p, 0)),
+    seed: obj['seed'] === undefined ? null : r.nullable(obj['seed'], 'seed', (v, p) => r.integer(v, p, 0)),
     system_prompt_version: r.literal(obj['system_prompt_version'], 'system_prompt_version', SYSTEM_PROMPT_VERSIONS),
-    temperature: decimal(r, obj['temperature'], 'temperature', 2),
-    top_p: decimal(r, obj['top_p'], 'top_p', 1),
+    temperature: obj['temperature'] === undefined ? DEFAULT_TEMPERATURE : decimal(r, obj['temperature'], 'temperature', 2),
+    top_p: obj['top_p'] === undefined ? DEFAULT_TOP_P : decimal(r, obj['top_p'], 'top_p', 1),
   };
   const optionalInt = (key: string, fallback: number, min: number, max: number): number =>
     obj[key] === undefined ? fallback : r.integer(obj[key], key, min, max);

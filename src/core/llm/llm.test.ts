@@ -70,10 +70,29 @@ describe('agent configuration', () => {
     expect(c.inference_config_digest).not.toBe(a.inference_config_digest);
   });
 
+  it('takes decimals as users write them (0.7, "0.70") in one exact spelling, and fills in the optional sampling keys', () => {
+    const asString = readAgentConfig({ ...BASE, temperature: '0.7' } as unknown as JsonValue, 'c.json');
+    for (const written of [0.7, '0.70', '00.7']) {
+      const c = readAgentConfig({ ...BASE, temperature: written } as unknown as JsonValue, 'c.json');
+      expect(c.inference.temperature).toBe('0.7');
+      expect(c.inference_config_digest).toBe(asString.inference_config_digest);
+    }
+    const priced = readAgentConfig({ ...BASE, pricing: { input_per_million: 0.15, output_per_million: '0.60', cost_unit: 'USD' } } as unknown as JsonValue, 'c.json');
+    expect(priced.pricing).toEqual({ input_per_million: '0.15', output_per_million: '0.6', cost_unit: 'USD' });
+    const { temperature: _t, top_p: _p, seed: _s, ...bare } = BASE;
+    const defaults = readAgentConfig(bare as unknown as JsonValue, 'c.json');
+    expect([defaults.inference.temperature, defaults.inference.top_p, defaults.inference.seed]).toEqual(['1', '1', null]);
+    const explicit = readAgentConfig({ ...bare, temperature: 1, top_p: '1.0', seed: null } as unknown as JsonValue, 'c.json');
+    expect(explicit.inference_config_digest).toBe(defaults.inference_config_digest);
+  });
+
   it('refuses bad values with the field named', () => {
     const bad: [Record<string, unknown>, RegExp][] = [
-      [{ ...BASE, temperature: 0.7 }, /temperature: must be a string/],
-      [{ ...BASE, temperature: '0.70' }, /temperature: must be an exact decimal/],
+      [{ ...BASE, temperature: '-0.7' }, /temperature: must be a non-negative decimal such as 0.7 or "0.7" \(got "-0.7"\)/],
+      [{ ...BASE, temperature: '7e-1' }, /temperature: must be a non-negative decimal/],
+      [{ ...BASE, temperature: true }, /temperature: must be a non-negative decimal/],
+      [{ ...BASE, temperature: '2.5' }, /temperature: must be at most 2 \(got 2.5\)/],
+      [{ ...BASE, top_p: 1.01 }, /top_p: must be at most 1 \(got 1.01\)/],
       [{ ...BASE, mode: 'planner' }, /planner_interval: is required/],
       [{ ...BASE, planner_interval: 3 }, /planner_interval: applies only/],
       [{ ...BASE, adapter_version: '0.9' }, /adapter_version/],

@@ -18,5 +18,6 @@ export function loadAgentConfig(path: string): AgentConfig {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ValidationError(`${path}: cannot read the agent configuration (${code === 'ENOENT' ? 'it does not exist' : (code ?? (error as Error).message)})`);
   }
-  return readAgentConfig(parseJsonInput(text, path), path);
+  // Numbers with a fraction are kept as their exact decimal text: people write `"temperature": 0.7`.
+  return readAgentConfig(parseJsonInput(text, path, 'decimal-text'), path);
 }
