@@ -23,9 +23,9 @@
  * same with what it committed, so OUT is then the partial result, as with
  * the whole-file checkpoint.
  *
- * Resume also continues a result file (OUT without a journal, e.g. written
- * by FileCheckpointSink): its entries start the journal, and OUT is
- * replaced only if it is still the file that was read.
+ * Resume also continues a result file (OUT without a journal, e.g. the
+ * partial result of a run that stopped on an error): its entries start the
+ * journal, and OUT is replaced only if it is still the file that was read.
  */
 
 import { closeSync, constants, readFileSync } from 'node:fs';
@@ -38,12 +38,27 @@ import { buildResult, parseResultText, type EvaluationResult, type FailureDeclar
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import { syncDirectory } from '../output-directory.js';
-import type { FileCheckpointOptions } from './file-sink.js';
 import { EPISODE_OPEN, JournalEpisodes } from './journal-episodes.js';
 import { JOURNAL_VERSION, forEachJournalLine, journalEntryLine, journalHeaderLine, journalPath, type JournalLine } from './journal-lines.js';
 import { authenticateEntryTexts, authenticateResultFile, resultFileEpisodeTexts } from './result-reader.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from './sink.js';
 import { errnoText } from '../errno.js';
+
+export interface JournalSinkOptions {
+  /** The result file; its directory must exist. The journal is beside it (journalPath). */
+  readonly path: string;
+  /** Paths the output must never be (the suite directory, the manifest file, the agent module). */
+  readonly inputs: readonly string[];
+  /** Continue an existing journal or result file (same manifest and model); without it either is a conflict. */
+  readonly resume: boolean;
+  /**
+   * What to do about an existing file when not resuming, in the caller's
+   * words (the CLI: "use --resume to continue it, or choose another --out").
+   */
+  readonly existsHint?: string;
+  /** Owns the journal's open handle and temp files; default processScope. */
+  readonly scope?: ResourceScope;
+}
 
 interface Identity {
   readonly dev: number;
@@ -80,7 +95,7 @@ export class JournalCheckpointSink implements ResultSink {
   private outDigest: string | undefined;
   private published = false;
 
-  constructor(private readonly opts: FileCheckpointOptions) {
+  constructor(private readonly opts: JournalSinkOptions) {
     this.scope = opts.scope ?? processScope;
     this.episodes = new JournalEpisodes(journalPath(opts.path));
   }

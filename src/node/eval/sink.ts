@@ -209,7 +209,3 @@ export function sinkFinal(state: SinkState): SinkFinal {
     },
   };
 }
-
-export { FileCheckpointSink, type FileCheckpointOptions } from './file-sink.js';
-export { JournalCheckpointSink } from './journal-sink.js';
-export { journalPath } from './journal-lines.js';
