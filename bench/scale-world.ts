@@ -18,7 +18,7 @@ import { replayRecord } from '../src/core/sim/replay.js';
 import { runEpisode } from '../src/core/sim/runner.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
-import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './core.js';
+import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './goals.js';
 import { timeCpu, type Timing } from './cpu-time.js';
 import { ROOT, type Figure } from './harness.js';
 

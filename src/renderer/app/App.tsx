@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useEvent } from './api-context.js';
 import { Nav } from './Nav.js';
 import { VIEWS, loadLocation, saveLocation, type Location, type ViewId } from './views.js';
+import type { Navigate } from './navigate.js';
 import { OverviewView } from '../views/OverviewView.js';
 import { SuitesView } from '../views/SuitesView.js';
 import { ManifestsView } from '../views/ManifestsView.js';
@@ -15,10 +16,6 @@ import { CompareView } from '../review/CompareView.js';
 import { LeaderboardView } from '../review/LeaderboardView.js';
 import { GenerateView } from '../views/GenerateView.js';
 import { SigningView } from '../views/SigningView.js';
-
-export interface Navigate {
-  (location: Location): void;
-}
 
 export function App() {
   const [location, setLocation] = useState<Location>(loadLocation);

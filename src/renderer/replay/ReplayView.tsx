@@ -7,7 +7,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy } from '../components/ProgressBar.js';
 import { PlaybackClock } from './clock.js';

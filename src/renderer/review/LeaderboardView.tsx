@@ -10,7 +10,7 @@ import { SignerBadge } from '../components/SignerBadge.js';
 import type { AdjacentComparison, LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup } from '../../shared/api/contract.js';
 import { useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy } from '../components/ProgressBar.js';

@@ -11,7 +11,7 @@ import { useEffect, useState } from 'react';
 import { SEED_ROLES, SUITE_VISIBILITIES } from '../../core/world/suite.js';
 import type { Outputs } from '../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Field } from '../components/Field.js';
 import { Busy } from '../components/ProgressBar.js';

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import type { ManifestSummary } from '../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Field } from '../components/Field.js';

@@ -1,7 +1,7 @@
 /** Project overview: what is in the archive, what is running, and what a quit left unfinished. */
 
 import { useApi, useAction, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { Busy } from '../components/ProgressBar.js';

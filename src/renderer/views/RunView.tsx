@@ -3,7 +3,7 @@
 import { useRef, useState } from 'react';
 import type { RunProgressEvent } from '../../shared/api/contract.js';
 import { useAction, useApi, useEvent, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { ProgressBar } from '../components/ProgressBar.js';

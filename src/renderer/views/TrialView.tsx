@@ -5,7 +5,7 @@ import type { ScoreReport } from '../../core/scoring/report.js';
 import { useState } from 'react';
 import type { RunProgressEvent } from '../../shared/api/contract.js';
 import { useEvent, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EfficiencyCard } from '../components/EfficiencyCard.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { SignerBadge } from '../components/SignerBadge.js';

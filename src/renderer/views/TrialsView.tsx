@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { trialStatuses, type TrialRow, type TrialStatus } from '../../shared/api/contract.js';
 import { useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/App.js';
+import type { Navigate } from '../app/navigate.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { ErrorMessage } from '../components/ErrorMessage.js';
 import { FilterSelect, type FilterChoice } from '../components/FilterSelect.js';
