@@ -31,8 +31,8 @@
 import { readFileSync } from 'node:fs';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import { recordText, type RunRecord } from '../src/core/sim/record.js';
-import { replayRecord } from '../src/core/sim/replay.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { replayRecord } from '../src/core/sim/authenticate-record.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';

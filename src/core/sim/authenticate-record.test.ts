@@ -6,8 +6,8 @@ import type { Scenario } from '../world/scenario-types.js';
 import type { EpisodeObserver, StepEvent } from './events.js';
 import { parseRecordText } from './record-codec.js';
 import { recordDigest, recordText, type RunRecord } from './record.js';
-import { replayFromStart, replayRecord } from './replay.js';
-import { runEpisode } from './runner.js';
+import { replayFromStart, replayRecord } from './authenticate-record.js';
+import { runEpisode } from './episode.js';
 import { randomLegalAgent, scriptedAgent, testEpisodeStart, testFireWorld, testScenario, type TestWorldSpec } from './test-worlds.js';
 
 const TINY: TestWorldSpec = { map: ['######', '#PEP.#', '######'], fire: [{ cell: [1, 4], step: 1 }], maxSteps: 5 };

@@ -5,7 +5,7 @@ import type { Agent } from './agent.js';
 import type { EpisodeObserver, EpisodeOutcome, StepEvent } from './events.js';
 import type { Observation } from './observation.js';
 import { recordText } from './record.js';
-import { runEpisode } from './runner.js';
+import { runEpisode } from './episode.js';
 import { randomLegalAgent, scriptedAgent, testEpisodeStart, type TestWorldSpec } from './test-worlds.js';
 
 const WORLD: TestWorldSpec = {

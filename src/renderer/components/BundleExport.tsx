@@ -10,10 +10,10 @@
 import { useState } from 'react';
 import type { BundleSummary } from '../../shared/api/contract.js';
 import { useAction, useApi } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { points } from '../components/format.js';
-import { SignerBadge, signerText } from '../components/SignerBadge.js';
+import { ErrorMessage } from './ErrorMessage.js';
+import { Field } from './Field.js';
+import { points } from './format.js';
+import { SignerBadge, signerText } from './SignerBadge.js';
 import '../replay/replay.css';
 
 /** The report embeds at most this many replays (the services' limit too). */

@@ -7,14 +7,14 @@
  */
 
 import { useMemo, useState } from 'react';
-import type { ComparisonArtifact, PairedEpisode } from '../../core/scoring/compare.js';
-import type { TrialComparison, TrialRow } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { approx, points } from '../components/format.js';
-import { BundleExport, downloadCsv } from './BundleExport.js';
+import type { ComparisonArtifact, PairedEpisode } from '../../../core/scoring/compare.js';
+import type { TrialComparison, TrialRow } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { approx, points } from '../../components/format.js';
+import { BundleExport, downloadCsv } from '../../components/BundleExport.js';
 import { LockstepReplay } from './LockstepReplay.js';
-import '../replay/replay.css';
+import '../../replay/replay.css';
 
 const OUTCOME_TEXT: Record<string, string> = {
   exact_tie: 'Exact tie: every paired episode scores the same.',

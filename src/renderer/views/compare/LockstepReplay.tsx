@@ -5,14 +5,14 @@
  */
 
 import { useEffect, useMemo, useRef } from 'react';
-import { useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
-import { PlaybackClock } from '../replay/clock.js';
-import { ReplayControls, useReplayKeys } from '../replay/ReplayControls.js';
-import { ReplayStage } from '../replay/ReplayStage.js';
+import { useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { PlaybackClock } from '../../replay/clock.js';
+import { ReplayControls, useReplayKeys } from '../../replay/ReplayControls.js';
+import { ReplayStage } from '../../replay/ReplayStage.js';
 import { downloadPng, FailedReplay, useLoadedEpisode } from '../replay/ReplayView.js';
-import type { ReplayScene } from '../replay/scene.js';
+import type { ReplayScene } from '../../replay/scene.js';
 
 export function LockstepReplay({ trialA, trialB, index }: { trialA: number; trialB: number; index: number }) {
   const qa = useQuery((a) => a['episodes.replay']({ trialId: trialA, index }), `${trialA}/${index}`);

@@ -4,8 +4,8 @@
  * a range end the services named in their last error is marked.
  */
 
-import { FAMILY_KINDS, MIN_SIZE, type FamilyKind } from '../../core/generate/kinds.js';
-import type { ApiError } from '../../shared/api/result.js';
+import { FAMILY_KINDS, MIN_SIZE, type FamilyKind } from '../../../core/generate/kinds.js';
+import type { ApiError } from '../../../shared/api/result.js';
 import { configFault, getAt, numberInput, type ConfigObject, type JsonPath } from './generate-form.js';
 
 type Json = ReturnType<typeof numberInput>;

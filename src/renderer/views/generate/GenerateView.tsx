@@ -8,15 +8,15 @@
  */
 
 import { useEffect, useState } from 'react';
-import { SEED_ROLES, SUITE_VISIBILITIES } from '../../core/world/suite.js';
-import type { Outputs } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { Busy } from '../components/ProgressBar.js';
-import { PreviewLegend, ScenarioPreview } from '../components/ScenarioPreview.js';
-import { count, shortHash } from '../components/format.js';
+import { SEED_ROLES, SUITE_VISIBILITIES } from '../../../core/world/suite.js';
+import type { Outputs } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { PreviewLegend, ScenarioPreview } from '../../components/ScenarioPreview.js';
+import { count, shortHash } from '../../components/format.js';
 import { FamilyTable } from './FamilyTable.js';
 import { configFault, formatConfig, getAt, readConfig, setAt, type ConfigObject, type JsonPath } from './generate-form.js';
 import './generate.css';

@@ -7,7 +7,7 @@
  * with the configuration field at fault.
  */
 
-import type { ApiError } from '../../shared/api/result.js';
+import type { ApiError } from '../../../shared/api/result.js';
 
 export type JsonPath = readonly (string | number)[];
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

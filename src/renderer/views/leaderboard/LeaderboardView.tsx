@@ -5,17 +5,17 @@
  * unofficial boards are kept in separate sections and never mixed.
  */
 
-import { IsolationBadge } from '../components/IsolationBadge.js';
-import { SignerBadge } from '../components/SignerBadge.js';
-import type { AdjacentComparison, LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
-import type { LeaderboardGroup } from '../../shared/api/contract.js';
-import { useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
-import { points, shortHash } from '../components/format.js';
-import '../replay/replay.css';
+import { IsolationBadge } from '../../components/IsolationBadge.js';
+import { SignerBadge } from '../../components/SignerBadge.js';
+import type { AdjacentComparison, LeaderboardArtifact } from '../../../core/scoring/leaderboard.js';
+import type { LeaderboardGroup } from '../../../shared/api/contract.js';
+import { useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { points, shortHash } from '../../components/format.js';
+import '../../replay/replay.css';
 
 function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
   const board = group.board as LeaderboardArtifact | null;

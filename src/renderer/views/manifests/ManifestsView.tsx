@@ -5,14 +5,14 @@
  */
 
 import { useState } from 'react';
-import type { ManifestSummary } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { Busy } from '../components/ProgressBar.js';
-import { count, shortHash } from '../components/format.js';
+import type { ManifestSummary } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { count, shortHash } from '../../components/format.js';
 import { splitSeeds } from './seeds.js';
 
 export function ManifestsView({ go }: { go: Navigate }) {

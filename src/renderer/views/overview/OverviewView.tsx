@@ -1,13 +1,13 @@
 /** Project overview: what is in the archive, what is running, and what a quit left unfinished. */
 
-import { useApi, useAction, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
-import { RunningCard } from '../components/RunningCard.js';
-import { count, dateTime, shortHash } from '../components/format.js';
-import { TrialScore } from '../components/TrialScore.js';
+import { useApi, useAction, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { RunningCard } from '../../components/RunningCard.js';
+import { count, dateTime, shortHash } from '../../components/format.js';
+import { TrialScore } from '../../components/TrialScore.js';
 
 export function OverviewView({ go }: { go: Navigate }) {
   const api = useApi();

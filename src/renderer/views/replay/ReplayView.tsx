@@ -6,18 +6,18 @@
  */
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
-import { PlaybackClock } from './clock.js';
-import type { EpisodeSource, LoadedEpisode } from './episode-data.js';
-import { loadEpisodeOffPage } from './episode-loader.js';
-import { ReplayControls, useReplayKeys } from './ReplayControls.js';
-import { ReplayStage } from './ReplayStage.js';
-import { ReplayTranscript } from './ReplayTranscript.js';
-import type { ReplayScene } from './scene.js';
-import './replay.css';
+import { useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { PlaybackClock } from '../../replay/clock.js';
+import type { EpisodeSource, LoadedEpisode } from '../../replay/episode-data.js';
+import { loadEpisodeOffPage } from '../../replay/episode-loader.js';
+import { ReplayControls, useReplayKeys } from '../../replay/ReplayControls.js';
+import { ReplayStage } from '../../replay/ReplayStage.js';
+import { ReplayTranscript } from '../../replay/ReplayTranscript.js';
+import type { ReplayScene } from '../../replay/scene.js';
+import '../../replay/replay.css';
 
 /** A PNG of the replay as drawn now, downloaded through a link (no server involved). */
 export function downloadPng(scene: ReplayScene | null, name: string): void {

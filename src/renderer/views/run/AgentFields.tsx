@@ -1,8 +1,8 @@
 /** The agent of a run: a built-in baseline, a JavaScript module, a command on the line protocol, or a language model behind an OpenAI-compatible endpoint. */
 
-import type { AgentChoice, BuiltinAgentInfo } from '../../shared/api/contract.js';
-import type { ApiError } from '../../shared/api/result.js';
-import { Field } from '../components/Field.js';
+import type { AgentChoice, BuiltinAgentInfo } from '../../../shared/api/contract.js';
+import type { ApiError } from '../../../shared/api/result.js';
+import { Field } from '../../components/Field.js';
 import { LlmFields } from './LlmFields.js';
 
 export type AgentKind = AgentChoice['kind'];

@@ -8,8 +8,8 @@
  * error comes back naming this field (`agent.config.<key>`).
  */
 
-import type { ApiError } from '../../shared/api/result.js';
-import { Field } from '../components/Field.js';
+import type { ApiError } from '../../../shared/api/result.js';
+import { Field } from '../../components/Field.js';
 import { parseConfig, withSetting, type Config } from './llm-config-edit.js';
 
 /** An integer field's value: the number when it is one, null when empty (for nullable keys), else the text as typed. */

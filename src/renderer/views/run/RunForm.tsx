@@ -1,11 +1,11 @@
 /** The form that starts an evaluation (runs.start), with each field's error shown on that field. */
 
 import { useState } from 'react';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { count, shortHash } from '../components/format.js';
-import type { ApiError } from '../../shared/api/result.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
+import { count, shortHash } from '../../components/format.js';
+import type { ApiError } from '../../../shared/api/result.js';
 import { AgentFields, EMPTY_AGENT, agentChoice, isApiError, type AgentDraft } from './AgentFields.js';
 
 /** Fields the form shows; an error naming another field is shown above the Start button. */

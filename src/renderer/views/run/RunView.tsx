@@ -1,16 +1,16 @@
 /** Run: choose target, agent, model ID and concurrency; start; watch live progress; cancel; resume. */
 
 import { useRef, useState } from 'react';
-import type { RunProgressEvent } from '../../shared/api/contract.js';
-import { useAction, useApi, useEvent, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { ProgressBar } from '../components/ProgressBar.js';
-import { RunningCard } from '../components/RunningCard.js';
-import { UsageCounter } from '../components/UsageCounter.js';
-import { points } from '../components/format.js';
-import type { ApiErrorKind } from '../../shared/api/result.js';
+import type { RunProgressEvent } from '../../../shared/api/contract.js';
+import { useAction, useApi, useEvent, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { RunningCard } from '../../components/RunningCard.js';
+import { UsageCounter } from '../../components/UsageCounter.js';
+import { points } from '../../components/format.js';
+import type { ApiErrorKind } from '../../../shared/api/result.js';
 import { RunForm } from './RunForm.js';
 
 export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number | null }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptLine } from '../../shared/api/contract.js';
-import { drivingCall } from '../components/transcript-steps.js';
+import type { TranscriptLine } from '../../../shared/api/contract.js';
+import { drivingCall } from '../../components/transcript-steps.js';
 import { parseConfig, withSetting } from './llm-config-edit.js';
 
 describe('the language-model fields', () => {

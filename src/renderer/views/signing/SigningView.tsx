@@ -7,10 +7,10 @@
  */
 
 import { useState } from 'react';
-import type { SigningStatus } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
+import type { SigningStatus } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
 
 function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: SigningStatus) => void }) {
   const api = useApi();

@@ -1,13 +1,13 @@
 /** Environment packs: build one from a manifest, verify a stored one. */
 
 import { useState } from 'react';
-import type { PackSummary, ValidationReport } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { Busy } from '../components/ProgressBar.js';
-import { count, shortHash } from '../components/format.js';
+import type { PackSummary, ValidationReport } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { count, shortHash } from '../../components/format.js';
 
 export function PacksPanel() {
   const api = useApi();

@@ -1,14 +1,14 @@
 /** Suites and packs: the stored suites with their scenario maps, validation, adding a folder, and the packs. */
 
 import { useState } from 'react';
-import type { SuiteSummary, ValidationReport } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
-import { Busy } from '../components/ProgressBar.js';
-import { PreviewLegend, ScenarioPreview } from '../components/ScenarioPreview.js';
-import { count, shortHash } from '../components/format.js';
+import type { SuiteSummary, ValidationReport } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { PreviewLegend, ScenarioPreview } from '../../components/ScenarioPreview.js';
+import { count, shortHash } from '../../components/format.js';
 import { PacksPanel } from './PacksPanel.js';
 
 export function SuitesView() {

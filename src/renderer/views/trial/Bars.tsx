@@ -4,7 +4,7 @@
  * never says more or less than the report.
  */
 
-import { approx } from '../components/format.js';
+import { approx } from '../../components/format.js';
 
 export interface Bar {
   readonly label: string;

@@ -1,13 +1,13 @@
 /** A trial's episodes (episodes.list), virtualized and sortable, filterable by family and status. */
 
 import { useState } from 'react';
-import { episodeStatuses, type EpisodeRow, type EpisodeStatus } from '../../shared/api/contract.js';
-import { useApi } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { FilterSelect } from '../components/FilterSelect.js';
-import { usePagedRows } from '../components/paged-rows.js';
-import { VirtualTable, type Column, type SortState } from '../components/VirtualTable.js';
-import { points } from '../components/format.js';
+import { episodeStatuses, type EpisodeRow, type EpisodeStatus } from '../../../shared/api/contract.js';
+import { useApi } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { FilterSelect } from '../../components/FilterSelect.js';
+import { usePagedRows } from '../../components/paged-rows.js';
+import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
+import { points } from '../../components/format.js';
 
 type EpisodeSort = 'index' | 'score' | 'scenario' | 'family' | 'status' | 'evacuated' | 'dead' | 'stranded' | 'steps';
 

@@ -1,10 +1,10 @@
 /** Exports a trial's artifacts into a new folder on the services' machine, byte-identical to the CLI's files. */
 
 import { useState } from 'react';
-import type { ExportedFile } from '../../shared/api/contract.js';
-import { useAction, useApi } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Field } from '../components/Field.js';
+import type { ExportedFile } from '../../../shared/api/contract.js';
+import { useAction, useApi } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Field } from '../../components/Field.js';
 
 export function ExportPanel({ trialId }: { trialId: number }) {
   const api = useApi();

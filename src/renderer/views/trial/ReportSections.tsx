@@ -1,10 +1,10 @@
 /** The score report as a page: every section of the CLI summary, with charts where a chart helps. */
 
-import { Rational } from '../../core/stats/rational.js';
-import type { ScoreReport } from '../../core/scoring/report.js';
-import type { OperationalRecord } from '../../core/scoring/operational.js';
-import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../core/scoring/evidence.js';
-import { factor, points } from '../components/format.js';
+import { Rational } from '../../../core/stats/rational.js';
+import type { ScoreReport } from '../../../core/scoring/report.js';
+import type { OperationalRecord } from '../../../core/scoring/operational.js';
+import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../../core/scoring/evidence.js';
+import { factor, points } from '../../components/format.js';
 import { Bars, IntervalStrip } from './Bars.js';
 
 export function Headline({ report }: { report: ScoreReport }) {

@@ -6,9 +6,9 @@
  */
 
 import { useState } from 'react';
-import type { TrialIntegrity as Integrity } from '../../shared/api/contract.js';
-import { useAction, useApi, useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
+import type { TrialIntegrity as Integrity } from '../../../shared/api/contract.js';
+import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
 
 /** What a damage is of, in the trial's words. */
 function partOf(d: Integrity['damage'][number]): string {

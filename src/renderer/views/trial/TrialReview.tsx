@@ -1,11 +1,11 @@
 /** The Trial view's review exports: the episode table as CSV, and the official bundle with its HTML report. */
 
 import { useState } from 'react';
-import type { EpisodeRow } from '../../shared/api/contract.js';
-import type { ApiError } from '../../shared/api/result.js';
-import { useApi, useQuery } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { BundleExport, downloadCsv } from './BundleExport.js';
+import type { EpisodeRow } from '../../../shared/api/contract.js';
+import type { ApiError } from '../../../shared/api/result.js';
+import { useApi, useQuery } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { BundleExport, downloadCsv } from '../../components/BundleExport.js';
 
 export const EPISODE_CSV_HEADER = ['index', 'scenario', 'family', 'status', 'failure', 'score', 'evacuated', 'dead', 'stranded', 'steps', 'end'] as const;
 

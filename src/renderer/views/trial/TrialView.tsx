@@ -1,24 +1,24 @@
 /** One trial: the score report as a page (headline, charts, figures), its episodes, and export. */
 
-import type { OperationalRecord } from '../../core/scoring/operational.js';
-import type { ScoreReport } from '../../core/scoring/report.js';
+import type { OperationalRecord } from '../../../core/scoring/operational.js';
+import type { ScoreReport } from '../../../core/scoring/report.js';
 import { useState } from 'react';
-import type { RunProgressEvent } from '../../shared/api/contract.js';
-import { useEvent, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EfficiencyCard } from '../components/EfficiencyCard.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { SignerBadge } from '../components/SignerBadge.js';
-import { IsolationBadge } from '../components/IsolationBadge.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy, ProgressBar } from '../components/ProgressBar.js';
-import { dateTime, duration, points } from '../components/format.js';
-import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, TailAndZeroCard } from '../report/ReportSections.js';
-import { UsageCounter } from '../components/UsageCounter.js';
+import type { RunProgressEvent } from '../../../shared/api/contract.js';
+import { useEvent, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EfficiencyCard } from '../../components/EfficiencyCard.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { SignerBadge } from '../../components/SignerBadge.js';
+import { IsolationBadge } from '../../components/IsolationBadge.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy, ProgressBar } from '../../components/ProgressBar.js';
+import { dateTime, duration, points } from '../../components/format.js';
+import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, TailAndZeroCard } from './ReportSections.js';
+import { UsageCounter } from '../../components/UsageCounter.js';
 import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
 import { TrialIntegrity } from './TrialIntegrity.js';
-import { TrialReview } from '../review/TrialReview.js';
+import { TrialReview } from './TrialReview.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId));

@@ -1,9 +1,9 @@
 /** Importing a result file made by `emberbench evaluation run`: authenticated by the services, refused whole if anything is wrong. */
 
 import { useState } from 'react';
-import { useAction, useApi } from '../app/api-context.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { Busy } from '../components/ProgressBar.js';
+import { useAction, useApi } from '../../app/api-context.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
 import { splitImportFiles } from './import-files.js';
 
 export function ImportPanel({ onOpen }: { onOpen: (trialId: number) => void }) {

@@ -1,18 +1,18 @@
 /** Trials: the whole archive as a sortable, filterable, virtualized table, and importing a CLI result. */
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { trialStatuses, type TrialRow, type TrialStatus } from '../../shared/api/contract.js';
-import { useApi, useQuery } from '../app/api-context.js';
-import type { Navigate } from '../app/navigate.js';
-import { EmptyState } from '../components/EmptyState.js';
-import { ErrorMessage } from '../components/ErrorMessage.js';
-import { FilterSelect, type FilterChoice } from '../components/FilterSelect.js';
-import { usePagedRows } from '../components/paged-rows.js';
-import { Busy } from '../components/ProgressBar.js';
-import { TrialScore } from '../components/TrialScore.js';
-import { IsolationBadge } from '../components/IsolationBadge.js';
-import { VirtualTable, type Column, type SortState } from '../components/VirtualTable.js';
-import { shortDateTime } from '../components/format.js';
+import { trialStatuses, type TrialRow, type TrialStatus } from '../../../shared/api/contract.js';
+import { useApi, useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { FilterSelect, type FilterChoice } from '../../components/FilterSelect.js';
+import { usePagedRows } from '../../components/paged-rows.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { TrialScore } from '../../components/TrialScore.js';
+import { IsolationBadge } from '../../components/IsolationBadge.js';
+import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
+import { shortDateTime } from '../../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
 
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
