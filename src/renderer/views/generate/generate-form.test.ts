@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { configFault, formatConfig, getAt, numberInput, pathText, readConfig, setAt, type ConfigObject } from './generate-form.js';
 
-const DEFAULT_TEXT = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'generated', 'default.json'), 'utf8');
+const DEFAULT_TEXT = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'scenarios', 'generated', 'default.json'), 'utf8');
 
 describe('generate form helpers', () => {
   test('the shipped default configuration formats back to its own bytes', () => {
