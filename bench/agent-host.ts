@@ -21,7 +21,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import type { Agent } from '../src/core/sim/agent.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import { openCommandAgentFactory } from '../src/node/agents/command-agent.js';

@@ -31,12 +31,13 @@
 import { readFileSync } from 'node:fs';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import { recordText, type RunRecord } from '../src/core/sim/record.js';
-import { replayRecord } from '../src/core/sim/replay.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { replayRecord } from '../src/core/sim/authenticate-record.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
 import { timeCpu, type Timing } from './cpu-time.js';
+import { WARM_REPLAY_GOAL, rateFigures } from './goals.js';
 import { type Figure, LARGE_HALL } from './harness.js';
 import { longHorizonScenario } from './long-horizon.js';
 import { movingCrowdFigures } from './moving-crowds.js';
@@ -48,25 +49,9 @@ import { scaleWorld } from './scale-world.js';
  * goal there is withdrawn, it must only not regress).
  */
 const LARGE_HALL_GOAL: Record<string, number> = { 'static-shortest-path-v1': 11e6 };
-/** Goals on the 256 x 256 stress hall (issue 8), by agent. */
-export const SIMULATION_GOAL: Record<string, number> = { 'static-shortest-path-v1': 8e6, 'congestion-aware-v1': 2e6 };
-export const WARM_REPLAY_GOAL = 15e6;
 const PER_STEP_GOAL_US = 3;
 const LARGE_HALL_RUNS = 41;
 const LARGE_HALL_WARMUPS = 200;
-
-export function rateFigures(name: string, personSteps: number, timing: Timing, goal?: number): Figure[] {
-  const cpuRate = personSteps / timing.cpu;
-  const cpu: Figure =
-    goal === undefined
-      ? { name: `${name} (CPU)`, value: cpuRate, unit: 'person-steps/s' }
-      : { name: `${name} (CPU)`, value: cpuRate, unit: 'person-steps/s', goal: `>= ${goal.toLocaleString('en-US')}`, ok: cpuRate >= goal };
-  return [
-    cpu,
-    { name: `${name} (CPU, best run)`, value: personSteps / timing.bestCpu, unit: 'person-steps/s' },
-    { name: `${name} (wall)`, value: personSteps / timing.wall, unit: 'person-steps/s' },
-  ];
-}
 
 async function largeHall(): Promise<Figure[]> {
   const parsed = parseScenarioText(readFileSync(LARGE_HALL, 'utf8'), LARGE_HALL);

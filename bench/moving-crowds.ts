@@ -14,7 +14,7 @@ import { EpisodeSimulation } from '../src/core/sim/simulation.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { validateScenario } from '../src/core/world/scenario.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
-import { rateFigures } from './core.js';
+import { rateFigures } from './goals.js';
 import { timeCpu } from './cpu-time.js';
 import type { Figure } from './harness.js';
 import { simulateAndReplay } from './scale-world.js';

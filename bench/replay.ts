@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumMissing, CHROMIUM_PATH } from '../e2e/browser.js';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import { recordText } from '../src/core/sim/record.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import { ROOT, type Figure } from './harness.js';

@@ -14,11 +14,11 @@ import { baselineFactory } from '../src/core/baselines/registry.js';
 import { parseGeneratorConfigText } from '../src/core/generate/config.js';
 import { generateBatch } from '../src/core/generate/generate.js';
 import { recordText, type RunRecord } from '../src/core/sim/record.js';
-import { replayRecord } from '../src/core/sim/replay.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { replayRecord } from '../src/core/sim/authenticate-record.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
-import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './core.js';
+import { SIMULATION_GOAL, WARM_REPLAY_GOAL, rateFigures } from './goals.js';
 import { timeCpu, type Timing } from './cpu-time.js';
 import { ROOT, type Figure } from './harness.js';
 

@@ -18,7 +18,7 @@ import { capacityBounds } from '../src/core/scoring/capacity-bounds.js';
 import { computeReferences } from '../src/core/scoring/references.js';
 import { aggregateScoreReport, buildScoreReport } from '../src/core/scoring/report.js';
 import { EVACUATED } from '../src/core/sim/events.js';
-import { runEpisode } from '../src/core/sim/runner.js';
+import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import { evaluateEpisode } from '../src/node/eval/evaluate-episode.js';

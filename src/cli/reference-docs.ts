@@ -48,8 +48,10 @@ command come first.
   socket or symlink is refused by name. Parent directories are never created. The
   output is written to a temporary file in the same directory, fsynced, then
   hard-linked to the output path (or renamed over it with \`--force\`); on
-  any failure nothing is left behind. \`evaluation run\` is the exception: it
-  keeps its last complete checkpoint so that \`--resume\` can continue.
+  any failure nothing is left behind. \`evaluation run\` is the exception: while it runs it
+  appends each finished episode to the journal \`OUT.journal\` (fsynced),
+  writes OUT once at the end and removes the journal; an interrupted run
+  leaves the journal, and \`--resume\` continues it.
   Inputs are validated and the output path is checked before any agent is
   loaded or any episode runs.
 - **Arguments.** A command whose only input is one artifact takes it as a

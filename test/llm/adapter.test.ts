@@ -9,7 +9,7 @@ import { readAgentConfig, type AgentConfig } from '../../src/core/llm/config.js'
 import { costOf } from '../../src/core/llm/cost.js';
 import { parseOperationalRecordText, operationalRecordText } from '../../src/core/scoring/operational.js';
 import { EVACUATED } from '../../src/core/sim/events.js';
-import { runEpisode } from '../../src/core/sim/runner.js';
+import { runEpisode } from '../../src/core/sim/episode.js';
 import { recordText } from '../../src/core/sim/record.js';
 import { prepareEpisode } from '../../src/core/world/episode-start.js';
 import type { Scenario } from '../../src/core/world/scenario-types.js';

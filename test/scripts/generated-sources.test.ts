@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../eval/kit.js';
 
 const GENERATED = [
-  ['scripts/gen-keccak.py', 'src/core/stats/keccak.ts'],
-  ['scripts/gen-keccak-wasm.py', 'src/core/stats/keccak-wasm.ts'],
+  ['scripts/gen-keccak.py', 'src/core/hash/keccak.ts'],
+  ['scripts/gen-keccak-wasm.py', 'src/core/hash/keccak-wasm.ts'],
 ] as const;
 
 describe('generated sources', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixtureScenario } from '../scoring/test-score-kit.js';
 import { personId, type Observation } from '../sim/observation.js';
-import { runEpisode } from '../sim/runner.js';
+import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { CONGESTION_DANGER, CongestionAwareAgent } from './congestion-aware.js';
 import { DoorAssignment, ReleaseQueue } from './door-assignment.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../sim/agent.js';
 import { isViewAgent } from '../sim/move-view.js';
 import { recordText } from '../sim/record.js';
-import { runEpisode } from '../sim/runner.js';
+import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { parseScenarioText } from '../world/scenario.js';
 import { BASELINE_IDS, baselineFactory } from './registry.js';

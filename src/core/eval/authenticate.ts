@@ -22,7 +22,7 @@ import { canonicalJson, type JsonObject } from '../json/canonical.js';
 import { MetricsObserver, type EpisodeMetrics, type PersonMetrics } from '../metrics/metrics.js';
 import type { EpisodeOutcome } from '../sim/events.js';
 import type { RunRecord } from '../sim/record.js';
-import { replayFromStart } from '../sim/replay.js';
+import { replayFromStart } from '../sim/authenticate-record.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import type { Suite } from '../world/suite.js';

@@ -5,7 +5,7 @@ import { baselineFactory } from '../baselines/registry.js';
 import { sha256Hex } from '../hash.js';
 import { canonicalJson } from '../json/canonical.js';
 import { EVACUATED } from '../sim/events.js';
-import { runEpisode } from '../sim/runner.js';
+import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { parseScenarioText } from '../world/scenario.js';
 import { loadSuite } from '../world/suite.js';

@@ -25,7 +25,8 @@ import { buildSuiteManifest } from '../world/suite.js';
 import { FLOOR, gridFromMap } from '../world/grid.js';
 import { between, type Cell, type Rect } from './canvas.js';
 import { GENERATOR_CONFIG_VERSION, GENERATOR_VERSION, permilleText, type GeneratorConfig } from './config.js';
-import { drawLayout, type Layout } from './kinds.js';
+import { drawLayout } from './kinds.js';
+import type { Layout } from './layout.js';
 
 export interface GeneratedScenario {
   readonly file: string;

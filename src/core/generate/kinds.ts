@@ -6,7 +6,7 @@
  */
 
 import type { Xoshiro128ss } from '../world/rng.js';
-import type { Cell, Rect } from './canvas.js';
+import type { Layout, LayoutInput } from './layout.js';
 import { centralIgnition, fastSpread, largeHall, routeInvalidation, singleExitDense, singleExitSparse, unevenExits } from './layouts-open.js';
 import { deadEndRooms, multiRoomOffice, narrowCorridor } from './layouts-walls.js';
 
@@ -38,21 +38,6 @@ export const MIN_SIZE: Readonly<Record<FamilyKind, { readonly rows: number; read
   dead_end_rooms: { rows: 9, cols: 14 },
   large_hall_crowd: { rows: 16, cols: 16 },
 };
-
-/** A drawn layout: the map, disjoint people zones, and the fire. */
-export interface Layout {
-  readonly map: readonly string[];
-  /** Disjoint rectangles the people are spread over, in proportion to their free cells. */
-  readonly zones: readonly Rect[];
-  readonly ignitions: readonly { readonly cell: Cell; readonly step: number }[];
-  readonly candidates: { readonly cells: readonly Cell[]; readonly count: number } | null;
-}
-
-export interface LayoutInput {
-  readonly rows: number;
-  readonly cols: number;
-  readonly maxSteps: number;
-}
 
 export function drawLayout(kind: FamilyKind, rng: Xoshiro128ss, input: LayoutInput): Layout {
   switch (kind) {

@@ -6,7 +6,7 @@
  */
 
 import { Canvas, between, clamp, pick, rectCells, wallCell, type Cell, type Rect, type Side } from './canvas.js';
-import type { Layout, LayoutInput } from './kinds.js';
+import type { Layout, LayoutInput } from './layout.js';
 import type { Xoshiro128ss } from '../world/rng.js';
 
 const SIDES: readonly Side[] = ['north', 'south', 'west', 'east'];

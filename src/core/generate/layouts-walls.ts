@@ -4,7 +4,7 @@
  */
 
 import { Canvas, between, type Cell, type Rect } from './canvas.js';
-import type { Layout, LayoutInput } from './kinds.js';
+import type { Layout, LayoutInput } from './layout.js';
 import type { Xoshiro128ss } from '../world/rng.js';
 
 /**

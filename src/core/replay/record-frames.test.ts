@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { baselineFactory } from '../baselines/registry.js';
 import { parseScenarioText } from '../world/scenario.js';
 import { prepareEpisode } from '../world/episode-start.js';
-import { runEpisode } from '../sim/runner.js';
-import { replayRecord } from '../sim/replay.js';
+import { runEpisode } from '../sim/episode.js';
+import { replayRecord } from '../sim/authenticate-record.js';
 import type { StepEvent } from '../sim/events.js';
 import { decodeRecordFrames, FRAME_ACTIVE, FRAME_DEAD, FRAME_EVACUATED, FRAME_STRANDED, NEVER_BURNS } from './record-frames.js';
 

@@ -26,7 +26,7 @@ import type { EpisodeMetrics, PersonMetrics } from '../metrics/metrics.js';
 import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome } from '../sim/events.js';
 import { personId } from '../sim/observation.js';
 import type { RunRecord } from '../sim/record.js';
-import { replayFromStart } from '../sim/replay.js';
+import { replayFromStart } from '../sim/authenticate-record.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import { capacityBounds } from './capacity-bounds.js';
 import { NO_ESCAPE, computeReferences, type References } from './references.js';

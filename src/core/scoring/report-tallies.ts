@@ -7,7 +7,7 @@
 
 import { Rational } from '../stats/rational.js';
 import { EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS, type EpisodeEvidence, type EpisodeFailureKind, type EpisodeTrialEvidence, type QualityComponentName } from './evidence.js';
-import type { CongestionDiagnostics, PeopleTotals, PeopleTotalsPerTrial, ScoreReport } from './report.js';
+import type { CongestionDiagnostics, PeopleTotals, PeopleTotalsPerTrial, ScoreReport } from './report-types.js';
 
 /** Trials with an authenticated applicable result: the population of totals, severe counts and diagnostics. */
 function authenticatedApplicable(episodes: readonly EpisodeEvidence[]): EpisodeTrialEvidence[] {

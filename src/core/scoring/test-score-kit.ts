@@ -9,7 +9,7 @@ import { indentedJson, type JsonObject } from '../json/canonical.js';
 import type { Action } from '../sim/actions.js';
 import type { Agent, AgentFactory } from '../sim/agent.js';
 import type { Observation } from '../sim/observation.js';
-import { runEpisode } from '../sim/runner.js';
+import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { parseScenarioText } from '../world/scenario.js';
 import type { Scenario } from '../world/scenario-types.js';

@@ -42,7 +42,7 @@ export interface ViewAgent extends Agent {
    * once per snapshot, in order, from step 0: `view.added` is a delta.
    * The proxy of an agent in another process returns a promise instead:
    * it resolves to undefined once `moves` are written, or to the agent's
-   * action set, which then takes act's action check (runner.ts).
+   * action set, which then takes act's action check (episode.ts).
    */
   [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void | PromiseLike<unknown>;
 }

@@ -10,7 +10,7 @@ import { HEX64 } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { parseJsonInput } from '../json/strict-parse.js';
 import { isSeed } from '../world/seed.js';
-import type { RunRecord } from './record.js';
+import type { RunRecord } from './record-types.js';
 
 /** The keys of a run record, in canonical order (also the shape the fast writer in record-text.ts expects). */
 export const RECORD_KEYS = [

@@ -6,7 +6,7 @@ import { prepareEpisode } from '../world/episode-start.js';
 import { parseScenarioText } from '../world/scenario.js';
 import type { RunRecord } from './record.js';
 import { canonicalRecordJson } from './record-text.js';
-import { runEpisode } from './runner.js';
+import { runEpisode } from './episode.js';
 
 const SUITE = new URL('../../../scenarios/public/v1/', import.meta.url);
 const scenarios = readdirSync(SUITE)

@@ -12,7 +12,7 @@
 import { canonicalJson, canonicalString, type CanonicalInput } from '../json/canonical.js';
 import type { CellPair } from '../world/grid.js';
 import { RECORD_KEYS } from './record-codec.js';
-import type { RecordOutcome, RecordStep, RunRecord } from './record.js';
+import type { RecordOutcome, RecordStep, RunRecord } from './record-types.js';
 
 class Unexpected extends Error {}
 

@@ -5,7 +5,7 @@ import { validateScenario } from '../world/scenario.js';
 import { parseRecordText } from './record-codec.js';
 import { directionString, recordDigest, recordText, type RunRecord } from './record.js';
 import { BLOCKED_OCCUPIED, NOT_BLOCKED } from './resolver.js';
-import { runEpisode } from './runner.js';
+import { runEpisode } from './episode.js';
 import { randomLegalAgent, scriptedAgent, testEpisodeStart, testScenario, type TestWorldSpec } from './test-worlds.js';
 
 const TINY: TestWorldSpec = {

@@ -30,42 +30,12 @@ import {
   type EpisodeObserver,
   type EpisodeOutcome,
   type StepEvent,
-  type TerminationReason,
 } from './events.js';
 import { personId } from './observation.js';
 import { canonicalRecordJson } from './record-text.js';
+import type { OutcomeStatus, RecordOutcome, RecordStep, RunRecord } from './record-types.js';
 
-export type OutcomeStatus = 'evacuated' | 'dead' | 'stranded';
-
-export type RecordStep = {
-  readonly actions: string;
-  readonly burning: readonly CellPair[];
-  readonly died: readonly string[];
-  readonly evacuated: readonly string[];
-  readonly moved: string;
-};
-
-export type RecordOutcome = readonly [status: OutcomeStatus, step: number];
-
-export type RecordInitial = {
-  readonly burning: readonly CellPair[];
-  readonly people: readonly CellPair[];
-};
-
-export type RunRecord = {
-  readonly action_schema_version: string;
-  readonly initial: RecordInitial;
-  readonly observation_version: string;
-  readonly outcomes: readonly RecordOutcome[];
-  readonly record_version: string;
-  readonly scenario_hash: string;
-  readonly scenario_id: string;
-  readonly seed: string;
-  readonly simulator_version: string;
-  readonly steps: number;
-  readonly termination_reason: TerminationReason;
-  readonly trajectory: readonly RecordStep[];
-};
+export type { OutcomeStatus, RecordInitial, RecordOutcome, RecordStep, RunRecord } from './record-types.js';
 
 /** The record's exact text: canonical JSON plus one LF. */
 export function recordText(record: RunRecord): string {

@@ -9,8 +9,8 @@ import { ACTIVE, DEAD, EVACUATED, STRANDED } from './events.js';
 import { parseRecordText } from './record-codec.js';
 import { recordDigest, recordText, type RunRecord } from './record.js';
 import { NOT_BLOCKED } from './resolver.js';
-import { replayRecord } from './replay.js';
-import { runEpisode } from './runner.js';
+import { replayRecord } from './authenticate-record.js';
+import { runEpisode } from './episode.js';
 import { EpisodeSimulation } from './simulation.js';
 import { randomLegalAgent, scriptedAgent, testScenario, type TestWorldSpec } from './test-worlds.js';
 

@@ -19,16 +19,14 @@ import { episodeCount } from './hierarchy.js';
 import { quantileSorted, sortRationals } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';
+import type { Interval } from './interval.js';
 
 export const DEFAULT_RESAMPLES = 2000;
 export const MAX_RESAMPLES = 1_000_000;
 /** Fewer applicable episodes than this give no interval. */
 export const MIN_INTERVAL_EPISODES = 5;
 
-export interface Interval {
-  readonly lower: Rational;
-  readonly upper: Rational;
-}
+export type { Interval } from './interval.js';
 
 /** The statistic of every resample, in resample order. */
 export function bootstrapStatistics(h: Hierarchy, seed32: Uint8Array, resamples: number): Rational[] {

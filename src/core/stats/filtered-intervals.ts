@@ -32,7 +32,7 @@
  * jointBootstrapStatistics.
  */
 
-import type { Interval } from './bootstrap.js';
+import type { Interval } from './interval.js';
 import { MetricAccumulator, ResampleScratch, designOf, drawResample, jointBootstrapStatisticSteps, jointInterval, type BootstrapUnit, type Design } from './joint-bootstrap.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileIndex, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';

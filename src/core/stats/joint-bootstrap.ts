@@ -25,7 +25,7 @@
  */
 
 import { lcm } from '../bigint-math.js';
-import type { Interval } from './bootstrap.js';
+import type { Interval } from './interval.js';
 import { LOWER_QUANTILE, UPPER_QUANTILE, quantileOfOrder } from './quantile.js';
 import { Rational } from './rational.js';
 import { BootstrapStream } from './stream.js';

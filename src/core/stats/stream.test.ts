@@ -2,7 +2,7 @@ import { shake256 } from '@noble/hashes/sha3.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Bytes } from '../hash.js';
-import { wasmBlocks } from './keccak-wasm.js';
+import { wasmBlocks } from '../hash/keccak-wasm.js';
 import { BootstrapStream } from './stream.js';
 
 const TWO_64 = 1n << 64n;

@@ -17,8 +17,8 @@
  * shake256 (stream.test.ts, on both paths).
  */
 
-import { interleaveLane, keccakF1600Interleaved, laneHigh, laneLow } from './keccak.js';
-import { WASM_MAX_BLOCKS, wasmBlocks, type WasmBlocks } from './keccak-wasm.js';
+import { interleaveLane, keccakF1600Interleaved, laneHigh, laneLow } from '../hash/keccak.js';
+import { WASM_MAX_BLOCKS, wasmBlocks, type WasmBlocks } from '../hash/keccak-wasm.js';
 
 const TWO_32 = 0x100000000;
 const TWO_64 = 1n << 64n;

@@ -10,7 +10,7 @@ import { baselineFactory } from '../baselines/registry.js';
 import { measureRecord } from '../eval/authenticate.js';
 import { buildManifest, manifestHash } from '../eval/manifest.js';
 import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../eval/result.js';
-import { runEpisode } from '../sim/runner.js';
+import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { Suite } from '../world/suite.js';
 import { fractionOrNull, formatFraction } from '../metrics/fraction.js';

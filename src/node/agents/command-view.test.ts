@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isViewAgent } from '../../core/sim/move-view.js';
 import type { RunRecord } from '../../core/sim/record.js';
-import { runEpisode } from '../../core/sim/runner.js';
+import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import { openCommandAgentFactory } from './command-agent.js';

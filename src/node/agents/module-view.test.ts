@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../core/sim/agent.js';
 import { isViewAgent } from '../../core/sim/move-view.js';
 import { recordText } from '../../core/sim/record.js';
-import { runEpisode } from '../../core/sim/runner.js';
+import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import type { Scenario } from '../../core/world/scenario-types.js';

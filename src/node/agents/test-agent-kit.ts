@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { AgentError } from '../../core/errors.js';
 import type { Agent } from '../../core/sim/agent.js';
 import { recordText, type RunRecord } from '../../core/sim/record.js';
-import { runEpisode } from '../../core/sim/runner.js';
+import { runEpisode } from '../../core/sim/episode.js';
 import type { EpisodeStart } from '../../core/world/scenario-types.js';
 
 /** Whether a process with this pid still exists. */

@@ -20,7 +20,7 @@ import type { EnvironmentPack } from '../../core/pack/pack.js';
 import { episodeFacts, episodeReferences, routeEventsOf, type EpisodeFacts } from '../../core/scoring/episode-evaluation.js';
 import { scoreFromFacts, type ScoreBreakdown } from '../../core/scoring/evidence.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
-import { runEpisode } from '../../core/sim/runner.js';
+import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 

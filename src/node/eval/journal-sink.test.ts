@@ -36,7 +36,7 @@ async function journalOf(n: number): Promise<string> {
 }
 
 describe('JournalCheckpointSink', () => {
-  it('writes the same result bytes as the whole-file checkpoint and removes its journal', async () => {
+  it('writes the result bytes (resultText) and removes its journal', async () => {
     const dir = freshDir();
     const out = join(dir, 'r.json');
     const summary = await runEvaluation(options(sink(out), { jobs: 2 }));
@@ -103,7 +103,7 @@ describe('JournalCheckpointSink', () => {
     expect(existsSync(journalPath(out))).toBe(false);
   });
 
-  it('continues a whole-file checkpoint (a result file without a journal)', async () => {
+  it('continues a result file without a journal', async () => {
     const dir = freshDir();
     const out = join(dir, 'r.json');
     writeFileSync(out, editResultText(built.text, (v) => (v.episodes = v.episodes.slice(0, 2))));

@@ -1,7 +1,7 @@
 /**
  * The result file of an evaluation, kept as an append-only journal while it
- * runs (issue 12: the whole-file checkpoint rewrites the result after every
- * episode, quadratic in bytes). A ResultSink (sink.ts).
+ * runs (issue 12: the former whole-file checkpoint rewrote the result after
+ * every episode, quadratic in bytes). A ResultSink (sink.ts).
  *
  * While the run goes, `OUT.journal` holds one line per entry, each appended
  * and fsynced before the runner goes on:
@@ -17,15 +17,14 @@
  * A crash, kill -9 or Ctrl+C leaves the journal up to its last whole line;
  * resume drops a torn last line, authenticates every entry (replayed, like
  * a result file) and continues. `finish` writes OUT once, with exactly the
- * bytes of the whole-file checkpoint (resultText), then removes the
+ * bytes of the result (resultText), then removes the
  * journal; OUT is written piece by piece (result-stream.ts), so a result
  * of any size fits. A run that stops on an error (an agent failure, exit 4) does the
- * same with what it committed, so OUT is then the partial result, as with
- * the whole-file checkpoint.
+ * same with what it committed, so OUT is then the partial result.
  *
- * Resume also continues a result file (OUT without a journal, e.g. written
- * by FileCheckpointSink): its entries start the journal, and OUT is
- * replaced only if it is still the file that was read.
+ * Resume also continues a result file (OUT without a journal, e.g. the
+ * partial result of a run that stopped on an error): its entries start the
+ * journal, and OUT is replaced only if it is still the file that was read.
  */
 
 import { closeSync, constants, readFileSync } from 'node:fs';
@@ -38,12 +37,27 @@ import { buildResult, parseResultText, type EvaluationResult, type FailureDeclar
 import { checkOutputPath, writeOutputFile, type PieceSource } from '../files.js';
 import { processScope, type ResourceScope } from '../lifetime.js';
 import { syncDirectory } from '../output-directory.js';
-import type { FileCheckpointOptions } from './file-sink.js';
 import { EPISODE_OPEN, JournalEpisodes } from './journal-episodes.js';
 import { JOURNAL_VERSION, forEachJournalLine, journalEntryLine, journalHeaderLine, journalPath, type JournalLine } from './journal-lines.js';
 import { authenticateEntryTexts, authenticateResultFile, resultFileEpisodeTexts } from './result-reader.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from './sink.js';
 import { errnoText } from '../errno.js';
+
+export interface JournalSinkOptions {
+  /** The result file; its directory must exist. The journal is beside it (journalPath). */
+  readonly path: string;
+  /** Paths the output must never be (the suite directory, the manifest file, the agent module). */
+  readonly inputs: readonly string[];
+  /** Continue an existing journal or result file (same manifest and model); without it either is a conflict. */
+  readonly resume: boolean;
+  /**
+   * What to do about an existing file when not resuming, in the caller's
+   * words (the CLI: "use --resume to continue it, or choose another --out").
+   */
+  readonly existsHint?: string;
+  /** Owns the journal's open handle and temp files; default processScope. */
+  readonly scope?: ResourceScope;
+}
 
 interface Identity {
   readonly dev: number;
@@ -80,7 +94,7 @@ export class JournalCheckpointSink implements ResultSink {
   private outDigest: string | undefined;
   private published = false;
 
-  constructor(private readonly opts: FileCheckpointOptions) {
+  constructor(private readonly opts: JournalSinkOptions) {
     this.scope = opts.scope ?? processScope;
     this.episodes = new JournalEpisodes(journalPath(opts.path));
   }
@@ -294,15 +308,15 @@ export class JournalCheckpointSink implements ResultSink {
     if (entry.kind === 'failure') this.failures.push(entry.failure);
   }
 
-  /** Writes OUT once (the same bytes as the whole-file checkpoint), then removes the journal. */
+  /** Writes OUT once (the bytes of resultText), then removes the journal. */
   async finish(_final: SinkFinal): Promise<void> {
     await this.close();
     if (this.journaled) await this.publish();
   }
 
   /**
-   * After an error: OUT becomes the partial result (what a resume continues),
-   * as with the whole-file checkpoint. After an interruption (SIGINT,
+   * After an error: OUT becomes the partial result (what a resume
+   * continues). After an interruption (SIGINT,
    * SIGTERM) the fsynced journal is left as it is: it is what a resume
    * reads, and writing a result of any size could outlast a container's
    * grace period.

@@ -8,7 +8,8 @@ import { buildManifest } from '../../core/eval/manifest.js';
 import { parseAgentSpec, type AgentSpec } from '../agents/spec.js';
 import { ResourceScope } from '../lifetime.js';
 import { progressLine, runEvaluation, type EvaluationProgress, type EvaluationRunOptions } from './runner.js';
-import { FileCheckpointSink, MemorySink, type SinkEntry, type SinkState } from './sink.js';
+import { JournalCheckpointSink } from './journal-sink.js';
+import { MemorySink, type SinkEntry, type SinkState } from './sink.js';
 
 let built: BuiltResult;
 const freshDir = scratchFolders('ember-eval-runner-');
@@ -22,10 +23,10 @@ const MISSING_AGENT: AgentSpec = { kind: 'module', module: 'no_such_agent', expo
 
 type TestOptions = Partial<Omit<EvaluationRunOptions, 'sink'>> & { readonly resume?: boolean };
 
-/** Run options writing to a file checkpoint at `out` (the CLI's sink). */
+/** Run options writing to a journalled result file at `out` (the CLI's sink). */
 function options(out: string, overrides: TestOptions = {}): EvaluationRunOptions {
   const { resume = false, ...rest } = overrides;
-  return tinyRunOptions(built, new FileCheckpointSink({ path: out, inputs: [TINY_SUITE], resume }), { agentPaths: [EVAL_AGENTS], ...rest });
+  return tinyRunOptions(built, new JournalCheckpointSink({ path: out, inputs: [TINY_SUITE], resume }), { agentPaths: [EVAL_AGENTS], ...rest });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -69,7 +70,7 @@ describe('runEvaluation', () => {
     expect(authenticateResult(readFileSync(serial, 'utf8'), serial, built.suite).complete).toBe(true);
   });
 
-  it('resumes a checkpoint, running only the missing episodes', async () => {
+  it('resumes a result file, running only the missing episodes', async () => {
     const out = join(freshDir(), 'result.json');
     writeFileSync(out, editResultText(built.text, (v) => (v.episodes = v.episodes.slice(0, 3))));
     const progress: EvaluationProgress[] = [];
@@ -131,7 +132,7 @@ describe('runEvaluation', () => {
     expect(fromWorkers.message).toContain('cannot import agent module no_such_agent');
   });
 
-  it('stops at an agent failure, keeping a valid checkpoint without the failed episode', async () => {
+  it('stops at an agent failure, keeping the partial result without the failed episode', async () => {
     const dir = freshDir();
     const out = join(dir, 'result.json');
     const error = await rejection(runEvaluation(options(out, { agent: parseAgentSpec('eval_agents:makeThrowsOnTrap') })));
@@ -154,7 +155,7 @@ describe('runEvaluation', () => {
     expect(auth.failures[0]!.message).toContain('targets a wall');
   });
 
-  it('stops on abort: running agents are killed, the checkpoint stays, no temp file is left', async () => {
+  it('stops on abort: running agents are killed, the journal stays for a resume, no temp file is left', async () => {
     const dir = freshDir();
     const out = join(dir, 'result.json');
     const controller = new AbortController();
@@ -172,9 +173,13 @@ describe('runEvaluation', () => {
     );
     expect(error).toBeInstanceOf(EmberError);
     expect((error as EmberError).kind).toBe('interrupted');
-    const auth = authenticateResult(readFileSync(out, 'utf8'), out, built.suite);
-    expect(auth.episodes.length).toBeGreaterThanOrEqual(2);
-    expect(auth.complete).toBe(false);
+    // Interrupted: OUT is not written; the fsynced journal is what a resume continues.
+    expect(readdirSync(dir)).toEqual(['result.json.journal']);
+    const progress: EvaluationProgress[] = [];
+    const summary = await runEvaluation(options(out, { agent: parseAgentSpec('eval_agents:makeGreedy'), resume: true, onProgress: (p) => progress.push(p) }));
+    expect(progress.length).toBeLessThanOrEqual(4);
+    expect(summary).toMatchObject({ completedEpisodes: 6, complete: true, ranEpisodes: progress.length });
+    expect(authenticateResult(readFileSync(out, 'utf8'), out, built.suite).complete).toBe(true);
     expect(readdirSync(dir)).toEqual(['result.json']);
   });
 });

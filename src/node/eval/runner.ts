@@ -49,7 +49,7 @@ export interface EvaluationRunOptions {
   readonly actTimeoutMs: number;
   /** The sandbox of a module or command agent; default the default policy (sandbox-options.ts). */
   readonly sandbox?: AgentSandboxOptions;
-  /** Where the result goes (sink.ts): a FileCheckpointSink, a MemorySink, the archive. */
+  /** Where the result goes (sink.ts): a JournalCheckpointSink (the CLI's result file), a MemorySink, the archive. */
   readonly sink: ResultSink;
   readonly continueOnFailure: boolean;
   /** Episodes run in parallel, 1 .. maxJobs(); 1 runs them in this thread. */

@@ -20,7 +20,7 @@
  *    in the order they finished (with --jobs N not the index order). Calls
  *    are strictly sequential: the next one starts only after the previous
  *    promise settled, so each commit can be its own transaction (an SQLite
- *    archive) or its own fsynced write (the file checkpoint). A commit that
+ *    archive) or its own fsynced write (the journal). A commit that
  *    rejects stops the run: no further commit follows, the error is thrown
  *    by the runner. `state` describes the stored result INCLUDING this
  *    entry; `state.result()` builds the whole EvaluationResult (O(result):
@@ -209,7 +209,3 @@ export function sinkFinal(state: SinkState): SinkFinal {
     },
   };
 }
-
-export { FileCheckpointSink, type FileCheckpointOptions } from './file-sink.js';
-export { JournalCheckpointSink } from './journal-sink.js';
-export { journalPath } from './journal-lines.js';

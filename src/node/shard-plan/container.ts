@@ -6,7 +6,7 @@
  * definition. The CLI is the installed binary at /opt/ember/bin.
  */
 
-import type { PlanFile, PlanOptions } from './plan.js';
+import type { PlanFile, PlanOptions } from './plan-shared.js';
 
 /** The current Node LTS line (Electron 45 and the dependencies want >= 22.12). */
 export const NODE_IMAGE = 'node:24-bookworm-slim';

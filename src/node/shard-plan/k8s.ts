@@ -15,7 +15,7 @@
  * a retry cannot fix (exit 2, 3, 5, 6) fails its index at once.
  */
 
-import { EMBERBENCH_BIN, API_KEY_ENV, K8S_MOUNT, runName, type PlanFile, type PlanOptions } from './plan.js';
+import { EMBERBENCH_BIN, API_KEY_ENV, K8S_MOUNT, runName, type PlanFile, type PlanOptions } from './plan-shared.js';
 
 const q = (s: string): string => JSON.stringify(s);
 

@@ -9,43 +9,15 @@
  * Jobs (kubectl apply of the same spec is a no-op).
  */
 
-import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
 import { fieldError } from '../../core/errors.js';
 import { runSettingsText, type RunSettings } from '../eval/run-dir.js';
 import { containerFiles } from './container.js';
 import { kubernetesFiles } from './k8s.js';
 import { slurmFiles } from './slurm.js';
+import { K8S_MOUNT, type PlanFile, type PlanOptions } from './plan-shared.js';
 
-export type Backend = 'k8s' | 'slurm';
+export { API_KEY_ENV, EMBERBENCH_BIN, K8S_MOUNT, runName, type Backend, type PlanFile, type PlanOptions } from './plan-shared.js';
 
-export interface PlanOptions {
-  readonly backend: Backend;
-  readonly shards: number;
-  /** The run folder as the jobs see it (absolute; for k8s under /work, where the volume is mounted). */
-  readonly runDir: string;
-  readonly image: string;
-  readonly storageClass: string | null;
-  /** The Secret holding the API key (key `api-key`), given to the agent as $EMBER_API_KEY. */
-  readonly secret: string | null;
-  readonly modelId: string;
-  readonly agent: string;
-  /** The adapter configuration, a file name inside the run folder, or null. */
-  readonly agentConfig: string | null;
-  readonly jobs: number;
-  readonly batchSeed: string;
-  /** --seed values for `evaluation manifest` (a seed or a range A..B each). */
-  readonly seeds: readonly string[];
-  readonly partition: string;
-  readonly account: string;
-}
-
-/** Where the shared volume is mounted in every pod. */
-export const K8S_MOUNT = '/work';
-/** The installed CLI in the image (never npx: it could fetch a registry package of that name). */
-export const EMBERBENCH_BIN = 'node /opt/ember/bin/emberbench.js';
-/** The environment variable an agent configuration names in api_key_env to read the Secret. */
-export const API_KEY_ENV = 'EMBER_API_KEY';
 export const MAX_PLAN_SHARDS = 1000;
 
 const SAFE_PATH = /^\/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$/;
@@ -72,22 +44,8 @@ export function checkPlanOptions(o: PlanOptions): void {
   for (const seed of o.seeds) if (!/^[0-9]+(\.\.[0-9]+)?$/.test(seed)) throw fieldError('seed', `must be N or A..B, not ${JSON.stringify(seed)}`);
 }
 
-/** `ember-<folder name>-<6 hex of the path>`: at most 30 characters, a DNS label. */
-export function runName(runDir: string): string {
-  const slug = basename(runDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 16).replace(/-+$/, '');
-  const hash = createHash('sha256').update(runDir).digest('hex').slice(0, 6);
-  return slug === '' ? `ember-${hash}` : `ember-${slug}-${hash}`;
-}
-
 export function planSettings(o: PlanOptions): RunSettings {
   return { shards: o.shards, generatedSuite: 'batch', manifest: 'manifest.json', modelId: o.modelId, agent: o.agent, agentConfig: o.agentConfig, jobs: o.jobs };
-}
-
-export interface PlanFile {
-  /** Relative to the plan folder. */
-  readonly name: string;
-  readonly text: string;
-  readonly executable: boolean;
 }
 
 /** Every file of the plan, in writing order. */

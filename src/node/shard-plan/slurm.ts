@@ -10,7 +10,7 @@
  */
 
 import { shellWord } from './shell.js';
-import { EMBERBENCH_BIN, runName, type PlanFile, type PlanOptions } from './plan.js';
+import { EMBERBENCH_BIN, runName, type PlanFile, type PlanOptions } from './plan-shared.js';
 
 function header(lines: readonly string[]): string[] {
   return ['#!/bin/bash', ...lines.map((l) => `# ${l}`)];

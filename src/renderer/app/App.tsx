@@ -4,21 +4,18 @@ import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useEvent } from './api-context.js';
 import { Nav } from './Nav.js';
 import { VIEWS, loadLocation, saveLocation, type Location, type ViewId } from './views.js';
-import { OverviewView } from '../views/OverviewView.js';
-import { SuitesView } from '../views/SuitesView.js';
-import { ManifestsView } from '../views/ManifestsView.js';
-import { RunView } from '../views/RunView.js';
-import { TrialsView } from '../views/TrialsView.js';
-import { TrialView } from '../views/TrialView.js';
-import { ReplayView } from '../replay/ReplayView.js';
-import { CompareView } from '../review/CompareView.js';
-import { LeaderboardView } from '../review/LeaderboardView.js';
-import { GenerateView } from '../views/GenerateView.js';
-import { SigningView } from '../views/SigningView.js';
-
-export interface Navigate {
-  (location: Location): void;
-}
+import type { Navigate } from './navigate.js';
+import { OverviewView } from '../views/overview/OverviewView.js';
+import { SuitesView } from '../views/suites/SuitesView.js';
+import { ManifestsView } from '../views/manifests/ManifestsView.js';
+import { RunView } from '../views/run/RunView.js';
+import { TrialsView } from '../views/trials/TrialsView.js';
+import { TrialView } from '../views/trial/TrialView.js';
+import { ReplayView } from '../views/replay/ReplayView.js';
+import { CompareView } from '../views/compare/CompareView.js';
+import { LeaderboardView } from '../views/leaderboard/LeaderboardView.js';
+import { GenerateView } from '../views/generate/GenerateView.js';
+import { SigningView } from '../views/signing/SigningView.js';
 
 export function App() {
   const [location, setLocation] = useState<Location>(loadLocation);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { splitSeeds } from '../views/seeds.js';
+import { splitSeeds } from '../views/manifests/seeds.js';
 import { duration, factor, points } from './format.js';
 
 describe('display formatting', () => {

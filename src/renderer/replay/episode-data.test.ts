@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { baselineFactory } from '../../core/baselines/registry.js';
 import { FRAME_DEAD, FRAME_EVACUATED, FRAME_STRANDED } from '../../core/replay/record-frames.js';
 import { recordText } from '../../core/sim/record.js';
-import { runEpisode } from '../../core/sim/runner.js';
+import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import { LOSS_AVOIDABLE, LOSS_NONE, LOSS_UNAVOIDABLE, decodeEpisode, episodeData, loadEpisode, transferablesOf } from './episode-data.js';

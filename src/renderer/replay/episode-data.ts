@@ -12,7 +12,7 @@ import { decodeRecordFrames, type RecordFrames } from '../../core/replay/record-
 import { computeReferences, dangerZoneOnset, NO_ESCAPE } from '../../core/scoring/references.js';
 import { parseRecordText } from '../../core/sim/record-codec.js';
 import type { RunRecord } from '../../core/sim/record.js';
-import { replayRecord } from '../../core/sim/replay.js';
+import { replayRecord } from '../../core/sim/authenticate-record.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import type { Grid } from '../../core/world/grid.js';

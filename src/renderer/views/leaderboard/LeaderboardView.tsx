@@ -1,0 +1,114 @@
+/**
+ * The Leaderboard view: every model with a score report, per environment
+ * pack (official) and per suite (UNOFFICIAL), in scoring-v1.0.md section 8
+ * order, each adjacent pair's paired outcome beside it. Official and
+ * unofficial boards are kept in separate sections and never mixed.
+ */
+
+import { IsolationBadge } from '../../components/IsolationBadge.js';
+import { SignerBadge } from '../../components/SignerBadge.js';
+import type { AdjacentComparison, LeaderboardArtifact } from '../../../core/scoring/leaderboard.js';
+import type { LeaderboardGroup } from '../../../shared/api/contract.js';
+import { useQuery } from '../../app/api-context.js';
+import type { Navigate } from '../../app/navigate.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { Busy } from '../../components/ProgressBar.js';
+import { points, shortHash } from '../../components/format.js';
+import '../../replay/replay.css';
+
+function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
+  const board = group.board as LeaderboardArtifact | null;
+  const adjacent = (rank: number): AdjacentComparison | undefined => board?.adjacent.find((c) => c.rank_a === rank);
+  return (
+    <div className="card" data-testid="board" data-official={group.official} data-target={group.target}>
+      <div className="card-head">
+        <h2>
+          {group.official ? `Pack ${group.target}` : `${group.target}`} <span className={`pill ${group.official ? 'official' : 'unofficial'}`}>{group.official ? 'official' : 'UNOFFICIAL'}</span>
+        </h2>
+        <span className="muted small">manifest {shortHash(group.manifestHash)}</span>
+      </div>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th className="num">Rank</th>
+            <th>Model</th>
+            <th className="num">EMBER Score</th>
+            <th>95% interval</th>
+            <th>Isolation</th>
+            {group.official && <th>Signature</th>}
+            <th>Against the next entry down</th>
+          </tr>
+        </thead>
+        <tbody>
+          {group.rows.map((r) => {
+            const c = adjacent(r.rank);
+            return (
+              <tr key={r.modelId} className="clickable" onClick={() => go({ view: 'trial', trialId: r.trialIds[0]! })} title={`Open trial ${r.trialIds.join(', ')}`}>
+                <td className="num">{r.rank}</td>
+                <td>{r.modelId}</td>
+                <td className="num">{r.scoreRounded ?? points(r.score)}</td>
+                <td>{r.intervalLow === null ? 'n/a' : `[${points(r.intervalLow)}, ${points(r.intervalHigh)}]`}</td>
+                <td>
+                  <IsolationBadge isolation={r.isolation} />
+                </td>
+                {group.official && (
+                  <td>
+                    <SignerBadge signers={r.signers} />
+                  </td>
+                )}
+                <td className="board-vs" data-testid="vs-next">
+                  {r.vsNext === null ? (
+                    <span className="muted">–</span>
+                  ) : (
+                    <>
+                      <span className={`outcome-badge ${r.vsNext}`}>{r.vsNext}</span>
+                      {c !== undefined && c.delta !== null && (
+                        <span className="muted">
+                          {' '}
+                          Δ {points(c.delta)}
+                          {c.interval !== null ? ` [${points(c.interval.lower)}, ${points(c.interval.upper)}]` : ''} vs {c.model_b}
+                        </span>
+                      )}
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {board === null && <p className="muted small">A single model: nothing to compare yet.</p>}
+    </div>
+  );
+}
+
+export function LeaderboardView({ go }: { go: Navigate }) {
+  const q = useQuery((a) => a.leaderboard({}), 'leaderboard');
+  const boards = q.data?.boards ?? [];
+  const official = boards.filter((b) => b.official);
+  const unofficial = boards.filter((b) => !b.official);
+  return (
+    <section className="view">
+      <header className="view-header">
+        <h1 tabIndex={-1}>Leaderboard</h1>
+        <p>Each model's most recent scored trial per target, ordered as scoring-v1.0.md section 8 orders them (`emberbench leaderboard`).</p>
+      </header>
+      <ErrorMessage error={q.error} />
+      {q.data === null ? (
+        q.error === null && <Busy label="Ranking every model (paired bootstraps)…" />
+      ) : boards.length === 0 ? (
+        <div className="card">
+          <EmptyState title="No scored trial yet.">Run or import an evaluation: every scored trial joins its board.</EmptyState>
+        </div>
+      ) : (
+        <>
+          <h2>Official (environment packs)</h2>
+          {official.length === 0 ? <p className="muted">No official scores: run against a pack to get one.</p> : official.map((g) => <Board key={`${g.target}|${g.manifestHash}`} group={g} go={go} />)}
+          <h2>UNOFFICIAL (suites, no pack)</h2>
+          {unofficial.length === 0 ? <p className="muted">No unofficial scores.</p> : unofficial.map((g) => <Board key={`${g.target}|${g.manifestHash}`} group={g} go={go} />)}
+        </>
+      )}
+    </section>
+  );
+}
