@@ -34,6 +34,7 @@ import { createSlots } from '../agents/openai-chat/slots.js';
 import { readTranscript } from '../agents/openai-chat/transcript.js';
 import type { AgentSpec } from '../agents/spec.js';
 import { putText } from '../archive/artifacts.js';
+import { setOperationalDigest } from '../archive/trials-store.js';
 import type { Archive } from '../archive/archive.js';
 import type { EvaluationRunSummary } from '../eval/runner.js';
 import { ServiceError } from './dispatch.js';
@@ -139,10 +140,7 @@ export async function storeOperationalRecord(archive: Archive, trialId: number, 
   const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
   const record = await trialOperationalRecord({ modelId, config, transcriptDir: transcriptDirOf(archive, trialId), indices });
   if (record === null) return null;
-  archive.write((db) => {
-    const digest = putText(db, 'operational', operationalRecordText(record));
-    db.prepare('UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, trialId);
-  });
+  archive.write((w) => setOperationalDigest(w, trialId, putText(w, 'operational', operationalRecordText(record))));
   return record;
 }
 

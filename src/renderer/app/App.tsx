@@ -15,6 +15,7 @@ import { CompareView } from '../review/CompareView.js';
 import { LeaderboardView } from '../review/LeaderboardView.js';
 import { GenerateView } from '../views/GenerateView.js';
 import { SigningView } from '../views/SigningView.js';
+import { TRIAL_LISTS } from './archive-changes.js';
 
 export interface Navigate {
   (location: Location): void;
@@ -22,8 +23,8 @@ export interface Navigate {
 
 export function App() {
   const [location, setLocation] = useState<Location>(loadLocation);
-  const info = useQuery((api) => api['app.info']({}), 'info');
-  const runs = useQuery((api) => api['runs.list']({}), 'runs');
+  const info = useQuery((api) => api['app.info']({}), 'info', []);
+  const runs = useQuery((api) => api['runs.list']({}), 'runs', TRIAL_LISTS);
   useEvent('run.progress', (p) => {
     if (p.state !== 'running') runs.refetch();
   });
