@@ -57,7 +57,8 @@ export function llmConfigOf(choice: LlmChoice): AgentConfig {
     // FieldReader messages read "agent.config: PATH: problem"; PATH "$" is the object itself.
     const m = /^agent\.config: (\S+): ([\s\S]*)$/.exec(error.message);
     if (m === null) throw new EmberError('validation', error.message, { field: SOURCE });
-    const [, path, problem] = m as unknown as [string, string, string];
+    const path = m[1] ?? '$';
+    const problem = m[2] ?? '';
     const key = path === '$' ? /^(?:missing|unknown) field "([A-Za-z_]+)"$/.exec(problem)?.[1] : path;
     const field = key === undefined ? SOURCE : `${SOURCE}.${key}`;
     throw new EmberError('validation', `${field}: ${problem}`, { field });

@@ -137,7 +137,7 @@ function checkArchiveFile(db: Db, path: string): number {
   return withArchiveFaults(path, () => {
     const version = schemaVersion(db);
     if (version > ARCHIVE_SCHEMA_VERSION) throw newerSchemaError(path, version, ARCHIVE_SCHEMA_VERSION);
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((t) => t.name);
+    const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all().map((t) => t.name);
     if (version === 0) throw foreignDatabaseError(path, tables.length);
     for (const table of tables) db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}" LIMIT 1`).get();
     return version;
