@@ -36,12 +36,31 @@ const pureGlobals = {
   'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Randomness comes from the seeded streams only.' }],
 };
 
+// The archive store (src/node/archive/archive.ts): the only modules that hold the database handle or write SQL.
+const ARCHIVE_STORE = ['db', 'migrations', 'archive', 'artifacts', 'trials-store', 'inputs-store', 'queries', 'catalog-queries', 'trial-signatures'].map((name) => `src/node/archive/${name}.ts`);
+const SQL_WORDS = 'SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT|ROLLBACK|REPLACE|WITH';
+const STORE_ONLY = 'belongs in the archive store (ARCHIVE_STORE in eslint.config.js, src/node/archive/archive.ts): add a typed function there and call it.';
+const outsideTheStore = [
+  { selector: "ImportDeclaration[source.value='better-sqlite3']", message: `The database driver ${STORE_ONLY}` },
+  { selector: 'ImportDeclaration[source.value=/(^|\\/)db\\.js$/]', message: `The database module ${STORE_ONLY}` },
+  { selector: "ImportSpecifier[imported.name=/^(connectionOf|statement|stmt)$/]", message: `The database handle ${STORE_ONLY}` },
+  { selector: "CallExpression[callee.property.name=/^(prepare|pragma|transaction)$/]", message: `A database call ${STORE_ONLY}` },
+  { selector: `Literal[value=/^\\s*(${SQL_WORDS})\\s/]`, message: `SQL ${STORE_ONLY}` },
+  { selector: `TemplateElement[value.raw=/^\\s*(${SQL_WORDS})\\s/]`, message: `SQL ${STORE_ONLY}` },
+];
+const namedExports = { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
-    rules: { 'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }] },
+    rules: { 'no-restricted-syntax': ['error', namedExports, ...outsideTheStore] },
+  },
+  {
+    // The store itself, and tests and test kits (which set up and inspect rows directly).
+    files: [...ARCHIVE_STORE, 'src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/*-testkit.ts'],
+    rules: { 'no-restricted-syntax': ['error', namedExports] },
   },
   {
     rules: {

@@ -28,7 +28,7 @@ import { Archive } from '../src/node/archive/archive.js';
 import { ArchiveSink } from '../src/node/archive/archive-sink.js';
 import { seedSuite } from '../src/node/archive/archive-testkit.js';
 import { commitImports, prepareImportOffThread } from '../src/node/archive/archive-io.js';
-import { getArtifact } from '../src/node/archive/artifacts.js';
+import { artifactSize, getArtifact } from '../src/node/archive/artifacts.js';
 import { runOffThread, scoreOffThread } from '../src/node/archive/off-thread.js';
 import { getTrialDbRow } from '../src/node/archive/queries.js';
 import { scoreJobOf } from '../src/node/archive/score-job.js';
@@ -75,7 +75,7 @@ export async function benchAppRun(): Promise<Figure[]> {
     const entryPoints = defaultEntryPoints();
     const whole = await startedMonitor();
     const sink = new ArchiveSink(archive, trialId, {
-      score: (result) => scoreOffThread(entryPoints.archiveWorker, scoreJobOf(archive.db, result, `trial ${trialId}`, seeded.suite.hash, null)),
+      score: (result) => scoreOffThread(entryPoints.archiveWorker, scoreJobOf(archive, result, `trial ${trialId}`, seeded.suite.hash, null)),
       scoreStored: (fileDigest) =>
         runOffThread(entryPoints.archiveWorker, { kind: 'score-stored', input: scoreStoredJobOf(archive, trialId, `trial ${trialId}`, fileDigest, seeded.suite.hash, null) }),
     });
@@ -95,15 +95,15 @@ export async function benchAppRun(): Promise<Figure[]> {
     });
     const seconds = (performance.now() - began) / 1000;
     whole.disable();
-    const row = getTrialDbRow(archive.db, trialId)!;
-    const size = (archive.db.prepare('SELECT size FROM artifacts WHERE digest = ?').get(row.result_digest) as { size: number }).size;
+    const row = getTrialDbRow(archive, trialId)!;
+    const size = artifactSize(archive, row.result_digest!);
     const ms = (ns: number): number => ns / 1e6;
 
     // The same result imported into another archive, as the app's Import does (prepared in the archive worker, then written).
     // Import reads a result as one text: a result over MAX_TEXT_INPUT_BYTES is not imported (its figures are left out).
     let imported: { seconds: number; block: number } | undefined;
     if (size <= MAX_TEXT_INPUT_BYTES) {
-      const text = getArtifact(archive.db, row.result_digest!).toString('utf8');
+      const text = getArtifact(archive, row.result_digest!).toString('utf8');
       const other = Archive.open(join(dir, 'other.sqlite'));
       try {
         seedSuite(other, suiteDir, 2);

@@ -38,13 +38,13 @@ export async function benchArchive(): Promise<Figure[]> {
     const family = s.suite.entries[3]!.primaryFamily;
     const figures: Figure[] = [
       { name: `synthetic bulk ingest (${episodes.toLocaleString('en-US')} episodes, one transaction per trial)`, value: episodes / seconds, unit: 'episodes/s' },
-      await query('trials table, first page (100 rows, newest first)', () => listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
-      await query('trials table, sorted by score', () => listTrials(archive.db, { sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
-      await query(`trials table, filtered by family (${family})`, () => listTrials(archive.db, { sort: 'score', direction: 'desc', filter: { family }, offset: 0, limit: 100 })),
-      await query('episodes table (100,000 rows), first page', () => listEpisodes(archive.db, { sort: 'index', direction: 'asc', filter: {}, offset: 0, limit: 100 })),
-      await query('episodes table, sorted by score', () => listEpisodes(archive.db, { sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
-      await query(`episodes table, filtered by family, sorted by score`, () => listEpisodes(archive.db, { sort: 'score', direction: 'asc', filter: { family }, offset: 0, limit: 100 })),
-      await query('episodes of one trial, sorted by score', () => listEpisodes(archive.db, { trialId: 50, sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
+      await query('trials table, first page (100 rows, newest first)', () => listTrials(archive, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
+      await query('trials table, sorted by score', () => listTrials(archive, { sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
+      await query(`trials table, filtered by family (${family})`, () => listTrials(archive, { sort: 'score', direction: 'desc', filter: { family }, offset: 0, limit: 100 })),
+      await query('episodes table (100,000 rows), first page', () => listEpisodes(archive, { sort: 'index', direction: 'asc', filter: {}, offset: 0, limit: 100 })),
+      await query('episodes table, sorted by score', () => listEpisodes(archive, { sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
+      await query(`episodes table, filtered by family, sorted by score`, () => listEpisodes(archive, { sort: 'score', direction: 'asc', filter: { family }, offset: 0, limit: 100 })),
+      await query('episodes of one trial, sorted by score', () => listEpisodes(archive, { trialId: 50, sort: 'score', direction: 'desc', filter: {}, offset: 0, limit: 100 })),
     ];
 
     // Real episodes: evaluated once in memory, then stored one transaction each (record deflated, digests computed).

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isEmberError } from '../core/errors.js';
 import { createWorkbenchServices } from '../node/app/services.js';
-import { useSqliteNativeBinding } from '../node/archive/db.js';
+import { useSqliteNativeBinding } from '../node/archive/sqlite-binding.js';
 import { useNativeHash } from '../node/native-hash.js';
 import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';
 import type { EventName, Events } from '../shared/api/contract.js';

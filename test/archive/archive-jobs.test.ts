@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
 import { Archive } from '../../src/node/archive/archive.js';
-import { useSqliteNativeBinding } from '../../src/node/archive/db.js';
+import { useSqliteNativeBinding } from '../../src/node/archive/sqlite-binding.js';
 import { runOffThread } from '../../src/node/archive/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { loadPack } from '../../src/node/pack.js';

@@ -64,7 +64,7 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       );
       expect(stopped).toBeInstanceOf(OutputError);
       expect((stopped as Error).message).toMatch(/its result would pass \d+ bytes, the most the app keeps as one result; the episodes before it are kept\. Run an evaluation this large with the command line/);
-      const after = getTrialDbRow(archive.db, trialId)!;
+      const after = getTrialDbRow(archive, trialId)!;
       expect(after.status).toBe('interrupted');
       expect(after.episodes_completed).toBeGreaterThan(0);
       expect(after.episodes_completed).toBeLessThan(built.manifest.episodes.length);
@@ -88,9 +88,9 @@ describe('ArchiveSink at the size limit of an archived result', () => {
       expect(resumed.completedEpisodes).toBe(built.manifest.episodes.length);
       expect(scoredBytes?.toString('utf8')).toBe(wholeText);
       expect(resumed.digest).toBe(resultDigest(wholeText));
-      const row = getTrialDbRow(archive.db, trialId)!;
+      const row = getTrialDbRow(archive, trialId)!;
       expect(row.status).toBe('complete');
-      expect(getArtifact(archive.db, row.result_digest!).toString('utf8')).toBe(wholeText);
+      expect(getArtifact(archive, row.result_digest!).toString('utf8')).toBe(wholeText);
       expect(wholeText).toBe(resultText(built.result));
     } finally {
       archive.close();
@@ -104,7 +104,7 @@ describe('ArchiveSink at the size limit of an archived result', () => {
     try {
       const { suite } = asText.seeded;
       const text = new ArchiveSink(asText.archive, asText.trialId, {
-        score: (chunks) => runOffThread(undefined, { kind: 'score', input: scoreJobOf(asText.archive.db, chunks, source, suite.hash, null) }),
+        score: (chunks) => runOffThread(undefined, { kind: 'score', input: scoreJobOf(asText.archive, chunks, source, suite.hash, null) }),
       });
       const textRun = await runEvaluation(tinyRunOptions(asText.built, text));
 
@@ -125,8 +125,8 @@ describe('ArchiveSink at the size limit of an archived result', () => {
 
       expect(streamedRun.digest).toBe(textRun.digest);
       const stored = (a: typeof asText) => {
-        const row = getTrialDbRow(a.archive.db, a.trialId)!;
-        return { result: getArtifact(a.archive.db, row.result_digest!).toString('utf8'), report: getArtifact(a.archive.db, row.report_digest!).toString('utf8'), score: row.score };
+        const row = getTrialDbRow(a.archive, a.trialId)!;
+        return { result: getArtifact(a.archive, row.result_digest!).toString('utf8'), report: getArtifact(a.archive, row.report_digest!).toString('utf8'), score: row.score };
       };
       const whole = stored(asText);
       expect(whole.result).toBe(asText.built.text);

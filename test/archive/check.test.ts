@@ -16,6 +16,7 @@ import { jsonError, runCli } from '../cli/run-cli.js';
 import { tempDir } from './helpers.js';
 import { cutStoredResult } from './damage.js';
 import { runAsCli, runInApp } from './public-run.js';
+import { rawDatabase } from '../../src/node/archive/archive-testkit.js';
 
 const tmp = tempDir('ember-check-');
 afterAll(() => tmp.remove());
@@ -80,8 +81,8 @@ describe('archive check', () => {
     const path = at('episode-damaged.sqlite');
     const archive = Archive.open(path, { mode: 'write' });
     try {
-      const { record } = archive.db.prepare("SELECT record_digest AS record FROM episodes WHERE trial_id = ? AND idx = 7").get(trialId) as { record: string };
-      archive.db.prepare('UPDATE artifacts SET bytes = substr(bytes, 1, 100) WHERE digest = ?').run(record);
+      const { record } = rawDatabase(archive).prepare("SELECT record_digest AS record FROM episodes WHERE trial_id = ? AND idx = 7").get(trialId) as { record: string };
+      rawDatabase(archive).prepare('UPDATE artifacts SET bytes = substr(bytes, 1, 100) WHERE digest = ?').run(record);
       const report = await checkArchive(archive, { repair: true, score: (job) => Promise.resolve(runScoreJob(job)) });
       expect(report.ok).toBe(false);
       const [trial] = report.damagedTrials;

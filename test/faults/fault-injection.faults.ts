@@ -28,6 +28,7 @@ import { checkArchive } from '../../src/node/archive/check.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { PUBLIC_SUITE, ROOT, tempDir } from '../archive/helpers.js';
 import { seededRandom } from '../seeded-random.js';
+import { rawDatabase } from '../../src/node/archive/archive-testkit.js';
 
 const BIN = join(ROOT, 'bin', 'emberbench.js');
 const MODEL = 'static-shortest-path-v1';
@@ -118,7 +119,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
 function committedEpisodes(): Map<string, string> {
   const archive = Archive.open(ARCHIVE, { mode: 'read' });
   try {
-    const rows = archive.db.prepare(`SELECT trial_id, idx, record_digest FROM episodes WHERE status = 'done'`).all() as { trial_id: number; idx: number; record_digest: string }[];
+    const rows = rawDatabase(archive).prepare(`SELECT trial_id, idx, record_digest FROM episodes WHERE status = 'done'`).all() as { trial_id: number; idx: number; record_digest: string }[];
     return new Map(rows.map((r) => [`${r.trial_id}/${r.idx}`, r.record_digest]));
   } finally {
     archive.close();
@@ -128,7 +129,7 @@ function committedEpisodes(): Map<string, string> {
 function trialStatuses(): { trial_id: number; status: string; manifest_hash: string; origin: string }[] {
   const archive = Archive.open(ARCHIVE, { mode: 'read' });
   try {
-    return archive.db.prepare('SELECT trial_id, status, manifest_hash, origin FROM trials ORDER BY trial_id').all() as { trial_id: number; status: string; manifest_hash: string; origin: string }[];
+    return rawDatabase(archive).prepare('SELECT trial_id, status, manifest_hash, origin FROM trials ORDER BY trial_id').all() as { trial_id: number; status: string; manifest_hash: string; origin: string }[];
   } finally {
     archive.close();
   }
@@ -138,8 +139,8 @@ function trialStatuses(): { trial_id: number; status: string; manifest_hash: str
 async function checkAfterFault(before: Map<string, string>, what: string): Promise<void> {
   const archive = Archive.open(ARCHIVE, { mode: 'read' });
   try {
-    expect(archive.db.pragma('integrity_check', { simple: true }), what).toBe('ok');
-    const trials = archive.db.prepare('SELECT trial_id, status FROM trials').all() as { trial_id: number; status: string }[];
+    expect(rawDatabase(archive).pragma('integrity_check', { simple: true }), what).toBe('ok');
+    const trials = rawDatabase(archive).prepare('SELECT trial_id, status FROM trials').all() as { trial_id: number; status: string }[];
     for (const t of trials) {
       counts.statesChecked++;
       expect(['complete', 'interrupted', 'incomplete'], `${what}: trial ${t.trial_id}`).toContain(t.status);

@@ -29,45 +29,21 @@ import {
   storeSuite,
   type SuiteSource,
 } from '../archive/inputs-store.js';
+import { listManifestRows, listPackRows, listSuiteRows, manifestRow, packRow, suiteRow } from '../archive/catalog-queries.js';
 import { loadPack } from '../pack.js';
 import { runOffThread } from '../archive/off-thread.js';
 import { ServiceError } from './dispatch.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-interface SuiteDbRow {
-  suite_hash: string;
-  suite_id: string;
-  suite_version: string;
-  visibility: string;
-  seed_role: string;
-  source: string;
-  scenario_count: number;
-  families: string;
-}
-
-function suiteSummary(r: SuiteDbRow): SuiteSummary {
-  return {
-    suiteHash: r.suite_hash,
-    suiteId: r.suite_id,
-    suiteVersion: r.suite_version,
-    visibility: r.visibility,
-    seedRole: r.seed_role,
-    source: r.source as SuiteSource,
-    scenarioCount: r.scenario_count,
-    families: JSON.parse(r.families) as string[],
-  };
-}
-
 export function listSuites(archive: Archive): SuiteSummary[] {
-  const rows = archive.db.prepare(`SELECT * FROM suites ORDER BY source = 'public' DESC, created, suite_id`).all() as SuiteDbRow[];
-  return rows.map(suiteSummary);
+  return listSuiteRows(archive);
 }
 
 export function getSuiteSummary(archive: Archive, suiteHash: string): SuiteSummary {
-  const row = archive.db.prepare('SELECT * FROM suites WHERE suite_hash = ?').get(suiteHash) as SuiteDbRow | undefined;
-  if (row === undefined) throw new ServiceError('not_found', `suiteHash: no suite ${suiteHash} in the archive`, 'suiteHash');
-  return suiteSummary(row);
+  const summary = suiteRow(archive, suiteHash);
+  if (summary === undefined) throw new ServiceError('not_found', `suiteHash: no suite ${suiteHash} in the archive`, 'suiteHash');
+  return summary;
 }
 
 /** Reads, authenticates and stores a suite folder; returns its summary. */
@@ -79,13 +55,13 @@ export function addSuiteFolder(archive: Archive, dir: string, source: SuiteSourc
 
 export function storedSuite(archive: Archive, suiteHash: string): Suite {
   getSuiteSummary(archive, suiteHash);
-  return loadStoredSuite(archive.db, suiteHash);
+  return loadStoredSuite(archive, suiteHash);
 }
 
 export function suiteDetail(archive: Archive, suiteHash: string): { suite: SuiteSummary; scenarios: ScenarioSummary[] } {
   const summary = getSuiteSummary(archive, suiteHash);
-  const suite = loadStoredSuite(archive.db, suiteHash);
-  const files = storedSuiteFiles(archive.db, suiteHash);
+  const suite = loadStoredSuite(archive, suiteHash);
+  const files = storedSuiteFiles(archive, suiteHash);
   return {
     suite: summary,
     scenarios: suite.entries.map((e) => ({
@@ -101,7 +77,7 @@ export function suiteDetail(archive: Archive, suiteHash: string): { suite: Suite
 export function validateSuite(archive: Archive, suiteHash: string): ValidationReport {
   getSuiteSummary(archive, suiteHash);
   try {
-    const suite = loadStoredSuite(archive.db, suiteHash);
+    const suite = loadStoredSuite(archive, suiteHash);
     return { valid: true, message: `${suite.suiteId} ${suite.suiteVersion}: every file matches its digest and all ${suite.entries.length} scenarios pass the strict parser` };
   } catch (error) {
     if (isEmberError(error)) return { valid: false, message: error.message };
@@ -112,45 +88,18 @@ export function validateSuite(archive: Archive, suiteHash: string): ValidationRe
 // ---------------------------------------------------------------------------
 // Manifests
 
-interface ManifestDbRow {
-  manifest_hash: string;
-  suite_hash: string;
-  suite_id: string;
-  episode_count: number;
-  seed_count: number;
-  scenario_count: number;
-}
-
-function manifestSummary(r: ManifestDbRow): ManifestSummary {
-  return {
-    manifestHash: r.manifest_hash,
-    suiteHash: r.suite_hash,
-    suiteId: r.suite_id,
-    episodeCount: r.episode_count,
-    seedCount: r.seed_count,
-    scenarioCount: r.scenario_count,
-  };
-}
-
-const MANIFEST_SELECT = 'SELECT m.*, s.suite_id FROM manifests m JOIN suites s ON s.suite_hash = m.suite_hash';
-
 export function listManifests(archive: Archive, suiteHash?: string): ManifestSummary[] {
-  const rows = (
-    suiteHash === undefined
-      ? archive.db.prepare(`${MANIFEST_SELECT} ORDER BY m.created, m.manifest_hash`).all()
-      : archive.db.prepare(`${MANIFEST_SELECT} WHERE m.suite_hash = ? ORDER BY m.created, m.manifest_hash`).all(suiteHash)
-  ) as ManifestDbRow[];
-  return rows.map(manifestSummary);
+  return listManifestRows(archive, suiteHash);
 }
 
 export function getManifestSummary(archive: Archive, manifestHash: string): ManifestSummary {
-  const row = archive.db.prepare(`${MANIFEST_SELECT} WHERE m.manifest_hash = ?`).get(manifestHash) as ManifestDbRow | undefined;
-  if (row === undefined) throw new ServiceError('not_found', `manifestHash: no manifest ${manifestHash} in the archive`, 'manifestHash');
-  return manifestSummary(row);
+  const summary = manifestRow(archive, manifestHash);
+  if (summary === undefined) throw new ServiceError('not_found', `manifestHash: no manifest ${manifestHash} in the archive`, 'manifestHash');
+  return summary;
 }
 
 export function storedManifest(archive: Archive, manifestHash: string): EvaluationManifest {
-  const manifest = loadStoredManifest(archive.db, manifestHash);
+  const manifest = loadStoredManifest(archive, manifestHash);
   if (manifest === undefined) throw new ServiceError('not_found', `manifestHash: no manifest ${manifestHash} in the archive`, 'manifestHash');
   return manifest;
 }
@@ -166,32 +115,20 @@ export function createManifest(archive: Archive, suiteHash: string, seedItems: r
 // ---------------------------------------------------------------------------
 // Packs
 
-interface PackDbRow {
-  pack_digest: string;
-  pack_id: string;
-  suite_hash: string;
-  manifest_hash: string;
-  episode_count: number;
-}
-
-function packSummary(r: PackDbRow): PackSummary {
-  return { packDigest: r.pack_digest, packId: r.pack_id, suiteHash: r.suite_hash, manifestHash: r.manifest_hash, episodeCount: r.episode_count };
-}
-
 export function listPacks(archive: Archive): PackSummary[] {
-  return (archive.db.prepare('SELECT * FROM packs ORDER BY created, pack_digest').all() as PackDbRow[]).map(packSummary);
+  return listPackRows(archive);
 }
 
 export function getPackSummary(archive: Archive, packDigest: string): PackSummary {
-  const row = archive.db.prepare('SELECT * FROM packs WHERE pack_digest = ?').get(packDigest) as PackDbRow | undefined;
-  if (row === undefined) throw new ServiceError('not_found', `packDigest: no pack ${packDigest} in the archive`, 'packDigest');
-  return packSummary(row);
+  const summary = packRow(archive, packDigest);
+  if (summary === undefined) throw new ServiceError('not_found', `packDigest: no pack ${packDigest} in the archive`, 'packDigest');
+  return summary;
 }
 
 /** A stored pack, authenticated from its stored bytes (recompute: every fire world and M* again, as `pack verify`). */
 export function storedPack(archive: Archive, packDigest: string, recompute: boolean): EnvironmentPack {
   getPackSummary(archive, packDigest);
-  return packFromFiles(storedPackFiles(archive.db, packDigest), packDigest, recompute);
+  return packFromFiles(storedPackFiles(archive, packDigest), packDigest, recompute);
 }
 
 function readTree(dir: string): Map<string, Buffer> {
@@ -211,7 +148,7 @@ function readTree(dir: string): Map<string, Buffer> {
  */
 export async function buildStoredPack(archive: Archive, manifestHash: string, worker: string | undefined): Promise<PackSummary> {
   const manifest = storedManifest(archive, manifestHash);
-  const suiteDir = materializeSuite(archive.db, manifest.suite.suite_hash, archive.cacheDir);
+  const suiteDir = materializeSuite(archive, manifest.suite.suite_hash, archive.cacheDir);
   const work = join(archive.cacheDir, `pack-build-${randomBytes(6).toString('hex')}`);
   mkdirSync(work, { recursive: true });
   try {
@@ -234,7 +171,7 @@ export async function verifyStoredPack(archive: Archive, packDigest: string, wor
   getPackSummary(archive, packDigest);
   let files: Map<string, Buffer>;
   try {
-    files = storedPackFiles(archive.db, packDigest);
+    files = storedPackFiles(archive, packDigest);
   } catch (error) {
     if (isEmberError(error)) return { valid: false, message: error.message };
     throw error;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Archive } from '../archive/archive.js';
 import { errorValue } from './dispatch.js';
 import { generateHandlers, type GenerateHandlers } from './generate-handlers.js';
+import { rawDatabase } from '../archive/archive-testkit.js';
 
 const DEFAULT_CONFIG = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'generated', 'default.json');
 
@@ -67,7 +68,7 @@ describe('generate handlers', () => {
     const error = await errorOf(handlers['generated.create']({ configText: smallConfig({ rows: [2, 14] }), batchSeed: '7' }));
     expect(error).toMatchObject({ kind: 'usage', field: 'configText.families[0].rows[0]' });
     expect(error.message).toMatch(/^configuration: families\[0\]\.rows\[0\]: 2 is below/);
-    expect(archive.db.prepare('SELECT COUNT(*) AS n FROM suites').get()).toEqual({ n: 0 });
+    expect(rawDatabase(archive).prepare('SELECT COUNT(*) AS n FROM suites').get()).toEqual({ n: 0 });
     expect(changes).toBe(0);
   });
 

@@ -34,6 +34,7 @@ import { createSlots } from '../agents/openai-chat/slots.js';
 import { readTranscript } from '../agents/openai-chat/transcript.js';
 import type { AgentSpec } from '../agents/spec.js';
 import { putText } from '../archive/artifacts.js';
+import { setOperationalDigest } from '../archive/trials-store.js';
 import type { Archive } from '../archive/archive.js';
 import type { EvaluationRunSummary } from '../eval/runner.js';
 import { ServiceError } from './dispatch.js';
@@ -56,7 +57,8 @@ export function llmConfigOf(choice: LlmChoice): AgentConfig {
     // FieldReader messages read "agent.config: PATH: problem"; PATH "$" is the object itself.
     const m = /^agent\.config: (\S+): ([\s\S]*)$/.exec(error.message);
     if (m === null) throw new EmberError('validation', error.message, { field: SOURCE });
-    const [, path, problem] = m as unknown as [string, string, string];
+    const path = m[1] ?? '$';
+    const problem = m[2] ?? '';
     const key = path === '$' ? /^(?:missing|unknown) field "([A-Za-z_]+)"$/.exec(problem)?.[1] : path;
     const field = key === undefined ? SOURCE : `${SOURCE}.${key}`;
     throw new EmberError('validation', `${field}: ${problem}`, { field });
@@ -139,10 +141,7 @@ export async function storeOperationalRecord(archive: Archive, trialId: number, 
   const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
   const record = await trialOperationalRecord({ modelId, config, transcriptDir: transcriptDirOf(archive, trialId), indices });
   if (record === null) return null;
-  archive.write((db) => {
-    const digest = putText(db, 'operational', operationalRecordText(record));
-    db.prepare('UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, trialId);
-  });
+  archive.write((w) => setOperationalDigest(w, trialId, putText(w, 'operational', operationalRecordText(record))));
   return record;
 }
 

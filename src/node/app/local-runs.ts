@@ -11,6 +11,7 @@ import { operationalRecordText, type IsolationLevel, type OperationalRecord } fr
 import { localTrialRecord, type LocalAgentSpec } from '../agents/local-operational.js';
 import type { Archive } from '../archive/archive.js';
 import { putText } from '../archive/artifacts.js';
+import { setOperationalDigest } from '../archive/trials-store.js';
 import type { EvaluationRunSummary } from '../eval/runner.js';
 
 export interface LocalRunRecordInput {
@@ -38,9 +39,6 @@ export function storeLocalOperationalRecord(archive: Archive, trialId: number, i
     wallMs: input.wallMs,
   });
   if (record === null) return null;
-  archive.write((db) => {
-    const digest = putText(db, 'operational', operationalRecordText(record));
-    db.prepare('UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, trialId);
-  });
+  archive.write((w) => setOperationalDigest(w, trialId, putText(w, 'operational', operationalRecordText(record))));
   return record;
 }

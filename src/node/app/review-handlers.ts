@@ -22,7 +22,7 @@ import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput, SignerView 
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { artifactSize, getArtifact } from '../archive/artifacts.js';
-import { getTrialDbRow, trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { getTrialDbRow, scoredTrialRows, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../archive/off-thread.js';
 import type { ResultText } from '../archive/review-jobs.js';
@@ -41,7 +41,7 @@ export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedI
 const text = (bytes: Buffer): string => bytes.toString('utf8');
 
 function trialRow(archive: Archive, trialId: number, field: string): TrialDbRow {
-  const row = getTrialDbRow(archive.db, trialId);
+  const row = getTrialDbRow(archive, trialId);
   if (row === undefined) throw new ServiceError('not_found', `${field}: no trial ${trialId} in the archive`, field);
   return row;
 }
@@ -51,7 +51,7 @@ function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: str
   if (row.report_digest === null) {
     throw new ServiceError('usage', `${field}: trial ${row.trial_id} (${row.model_id}) has no score report yet: it is ${row.status}`, field);
   }
-  const reportText = text(getArtifact(archive.db, row.report_digest));
+  const reportText = text(getArtifact(archive, row.report_digest));
   return { text: reportText, view: reportView(parseScoreReportText(reportText, `trial ${row.trial_id} score report`)) };
 }
 
@@ -88,8 +88,8 @@ async function modelReport(archive: Archive, worker: string | undefined, limit: 
     input: {
       results: await Promise.all(rows.map((row) => storedResultText(archive, row, field, limit))),
       suiteHash,
-      suiteFiles: [...storedSuiteFiles(archive.db, suiteHash)],
-      pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive.db, packDigest)] },
+      suiteFiles: [...storedSuiteFiles(archive, suiteHash)],
+      pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive, packDigest)] },
     },
   });
   return { view: reportView(parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`)), rows };
@@ -101,7 +101,7 @@ async function modelReport(archive: Archive, worker: string | undefined, limit: 
  * the way through: export it and use the command line, which streams it.
  */
 async function storedResultText(archive: Archive, row: TrialDbRow, field: string, limit: number): Promise<ResultText> {
-  const size = row.result_digest === null ? storedEpisodeBytes(archive.db, row.trial_id).bytes : artifactSize(archive.db, row.result_digest);
+  const size = row.result_digest === null ? storedEpisodeBytes(archive, row.trial_id).bytes : artifactSize(archive, row.result_digest);
   if (size > limit) {
     throw new ServiceError(
       'usage',
@@ -120,7 +120,7 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
  * needed (tests lower it).
  */
 export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES, signing: AppSigning | null = null): ReviewHandlers {
-  const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive.db, trialId) ?? [];
+  const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive, trialId) ?? [];
   return {
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
@@ -129,15 +129,15 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
       if (job === undefined) throw new ServiceError('not_found', `index: trial ${trialId} has episodes 0 to ${manifest.episodes.length - 1}`, 'index');
       const suite = storedSuite(archive, manifest.suite.suite_hash);
       const entry = suite.entries.find((e) => e.scenarioId === job.scenario_id)!;
-      const stored = storedEpisode(archive.db, trialId, index);
+      const stored = storedEpisode(archive, trialId, index);
       if (stored === undefined) throw new ValidationError(`archive: trial ${trialId} has no row for its episode ${index} (the archive is damaged)`);
-      const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive.db, row.report_digest))) as { episodes: { index: number }[] });
+      const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive, row.report_digest))) as { episodes: { index: number }[] });
       return {
         trialId,
         modelId: row.model_id,
         index,
         scenarioId: job.scenario_id,
-        scenarioText: text(storedSuiteFiles(archive.db, suite.hash).get(entry.file)!),
+        scenarioText: text(storedSuiteFiles(archive, suite.hash).get(entry.file)!),
         recordText: stored.status === 'done' ? stored.recordText : null,
         evidence: report?.episodes.find((e) => e.index === index) ?? null,
         failure:
@@ -158,9 +158,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
     },
 
     leaderboard: async ({ resamples }) => {
-      const rows = archive.db
-        .prepare(`SELECT * FROM trials WHERE report_digest IS NOT NULL ORDER BY created DESC, trial_id DESC`)
-        .all() as TrialDbRow[];
+      const rows = scoredTrialRows(archive);
       // One entry per model and target: its most recent scored trial.
       const groups = new Map<string, { official: boolean; target: string; manifestHash: string; latest: Map<string, TrialDbRow> }>();
       for (const row of rows) {
@@ -219,9 +217,9 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
         kind: 'bundle-create',
         input: {
           packDigest,
-          packFiles: [...storedPackFiles(archive.db, packDigest)],
+          packFiles: [...storedPackFiles(archive, packDigest)],
           results: await Promise.all(rows.map((row) => storedResultText(archive, row, 'a', oneTextLimit))),
-          operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive.db, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
+          operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
           resamples: 2000,
           outDir: resolve(outDir),
           ...(signer === null ? {} : { signers: [signer] }),

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { isEmberError } from '../../core/errors.js';
 import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
-import type { AgentChoice, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, TrialStatus } from '../../shared/api/contract.js';
+import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, TrialStatus } from '../../shared/api/contract.js';
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
@@ -75,6 +75,11 @@ interface ActiveRun {
   /** Language-model runs: the live token counter, and the timer that reports it between episodes. */
   live: LiveCounter | undefined;
   ticker: NodeJS.Timeout | undefined;
+}
+
+/** The archive change a progress event stands for: committed episodes while it runs, its status once it ended. */
+export function changeOf(event: RunProgressEvent): ArchiveChange {
+  return { kind: 'trial', trialId: event.trialId, what: event.state === 'running' ? 'progress' : 'status' };
 }
 
 /** Episode score text (decimal points) as a number, for the running mean only. */
@@ -157,7 +162,7 @@ export class RunManager {
         families,
       }),
     );
-    this.emit('archive.changed', { trialId });
+    this.emit('archive.changed', { kind: 'trial', trialId, what: 'added' });
     try {
       this.launch(trialId, config, config.jobs);
     } catch (error) {
@@ -169,7 +174,7 @@ export class RunManager {
   }
 
   resume(trialId: number, jobs: number | undefined): number {
-    const row = getTrialDbRow(this.archive.db, trialId);
+    const row = getTrialDbRow(this.archive, trialId);
     if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
     if (this.active.has(trialId)) throw new ServiceError('conflict', `trialId: trial ${trialId} is already running`, 'trialId');
     if (row.origin !== 'run' || row.run_config === null) throw new ServiceError('conflict', `trialId: trial ${trialId} was imported; only runs started here can be resumed`, 'trialId');
@@ -235,7 +240,7 @@ export class RunManager {
   }
 
   private launch(trialId: number, config: RunConfig, jobs: number): void {
-    const row = getTrialDbRow(this.archive.db, trialId)!;
+    const row = getTrialDbRow(this.archive, trialId)!;
     const manifest = storedManifest(this.archive, row.manifest_hash);
     const suite = storedSuite(this.archive, manifest.suite.suite_hash);
     const pack = config.packDigest === null ? null : storedPack(this.archive, config.packDigest, false);
@@ -245,7 +250,7 @@ export class RunManager {
     // The isolation level the agent runs at (the sandbox probe its host makes in the workers), stored with the trial for the views.
     const isolation = agentIsolation(spec);
     this.archive.write((db) => setTrialIsolation(db, trialId, isolation));
-    const suiteDir = materializeSuite(this.archive.db, suite.hash, this.archive.cacheDir);
+    const suiteDir = materializeSuite(this.archive, suite.hash, this.archive.cacheDir);
     const run: ActiveRun = {
       trialId,
       modelId: row.model_id,
@@ -283,7 +288,7 @@ export class RunManager {
         }
       },
       // The report is what `emberbench score` writes for this result; it replays every record and runs the bootstrap, in the archive worker.
-      score: (result) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive.db, result, `trial ${trialId}`, suite.hash, config.packDigest)),
+      score: (result) => scoreOffThread(this.entryPoints.archiveWorker, scoreJobOf(this.archive, result, `trial ${trialId}`, suite.hash, config.packDigest)),
       // A result too large for one string: the worker reads the stored episodes itself.
       scoreStored: (fileDigest) =>
         runOffThread(this.entryPoints.archiveWorker, { kind: 'score-stored', input: scoreStoredJobOf(this.archive, trialId, `trial ${trialId}`, fileDigest, suite.hash, config.packDigest) }),
@@ -323,7 +328,7 @@ export class RunManager {
             else if (isLocalAgent(spec)) {
               storeLocalOperationalRecord(this.archive, trialId, { modelId: row.model_id, spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs: performance.now() - run.began });
             }
-            this.emit('archive.changed', { trialId });
+            this.emit('archive.changed', { kind: 'trial', trialId, what: 'details' });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
             this.end(run, { state: 'failed', error: { kind: isEmberError(error) ? error.kind : 'internal', message: `operational record: ${message}` } });
@@ -378,7 +383,7 @@ export class RunManager {
       run.pending = undefined;
       run.lastEmit = now;
       this.emit('run.progress', event);
-      this.emit('archive.changed', { trialId: run.trialId });
+      this.emit('archive.changed', changeOf(event));
       return;
     }
     run.pending = event;
@@ -389,7 +394,7 @@ export class RunManager {
       if (pending === undefined) return;
       run.lastEmit = performance.now();
       this.emit('run.progress', pending);
-      this.emit('archive.changed', { trialId: run.trialId });
+      this.emit('archive.changed', changeOf(pending));
     }, PROGRESS_INTERVAL_MS - (now - run.lastEmit));
   }
 

@@ -16,7 +16,7 @@
 
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Events, EventName, Outputs, Overview, TrialDetail } from '../../shared/api/contract.js';
+import type { ArchiveChange, Events, EventName, Outputs, Overview, TrialDetail } from '../../shared/api/contract.js';
 import type { TrialRow } from '../../shared/api/views.js';
 import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
 import { storeTrialSignatures } from '../archive/trial-signatures.js';
@@ -24,7 +24,7 @@ import { commitImports, exportTrial, prepareImportOffThread, type DuplicateImpor
 import { withArchiveFaultsAsync } from '../archive/archive-errors.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
-import { getTrialDbRow, listEpisodes, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { getTrialDbRow, listEpisodes, listModelIds, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { runOffThread } from '../archive/off-thread.js';
 import { interruptStaleRuns } from '../archive/trials-store.js';
 import type { EntryPoints } from '../entry-points.js';
@@ -81,17 +81,17 @@ export interface WorkbenchServices {
 }
 
 function trialDetail(archive: Archive, row: TrialDbRow, signing: AppSigning): TrialDetail {
-  const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive.db, digest).toString('utf8')) as unknown));
+  const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive, digest).toString('utf8')) as unknown));
   return {
-    trial: { ...trialRowOf(row), signers: signing.trialSigners(archive.db, row.trial_id) },
+    trial: { ...trialRowOf(row), signers: signing.trialSigners(archive, row.trial_id) },
     report: json(row.report_digest),
-    summaryText: row.summary_digest === null ? null : getArtifact(archive.db, row.summary_digest).toString('utf8'),
+    summaryText: row.summary_digest === null ? null : getArtifact(archive, row.summary_digest).toString('utf8'),
     operational: json(row.operational_digest),
   };
 }
 
 function requireTrial(archive: Archive, trialId: number): TrialDbRow {
-  const row = getTrialDbRow(archive.db, trialId);
+  const row = getTrialDbRow(archive, trialId);
   if (row === undefined) throw new ServiceError('not_found', `trialId: no trial ${trialId} in the archive`, 'trialId');
   return row;
 }
@@ -111,20 +111,20 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     throw error;
   }
   const { maxJobs, defaultJobs } = RunManager.jobLimits();
-  const changed = (trialId: number | null): void => opts.emit('archive.changed', { trialId });
+  const changed = (change: ArchiveChange): void => opts.emit('archive.changed', change);
   const shown = (row: TrialRow): TrialRow => {
     const status = runs.shownStatus(row.trialId, row.status);
     return status === row.status ? row : { ...row, status };
   };
   const signing = new AppSigning(opts.dataDir ?? dirname(archive.path));
 
-  const signed = (rows: readonly TrialRow[]): TrialRow[] => rows.map((r) => ({ ...r, signers: signing.trialSigners(archive.db, r.trialId) }));
+  const signed = (rows: readonly TrialRow[]): TrialRow[] => rows.map((r) => ({ ...r, signers: signing.trialSigners(archive, r.trialId) }));
   const overview = (): Overview => {
-    const recent = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
-    const interrupted = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
+    const recent = listTrials(archive, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 10 });
+    const interrupted = listTrials(archive, { sort: 'created', direction: 'desc', filter: { status: 'interrupted' }, offset: 0, limit: 100 });
     // Runs that ended without their status written (a full disk) are interrupted too.
-    const unmarked = listTrials(archive.db, { sort: 'created', direction: 'desc', filter: { status: 'running' }, offset: 0, limit: 100 }).rows.map(shown).filter((r) => r.status === 'interrupted');
-    const models = (archive.db.prepare('SELECT DISTINCT model_id FROM trials ORDER BY model_id').all() as { model_id: string }[]).map((r) => r.model_id);
+    const unmarked = listTrials(archive, { sort: 'created', direction: 'desc', filter: { status: 'running' }, offset: 0, limit: 100 }).rows.map(shown).filter((r) => r.status === 'interrupted');
+    const models = listModelIds(archive);
     return {
       suites: listSuites(archive),
       manifests: listManifests(archive),
@@ -140,7 +140,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     const outcome = 'duplicate' in prepared ? { trialId: prepared.duplicate, duplicate: true } : commitImports(archive, [prepared])[0]!;
     // A signature of a result already imported is added to its trial (co-signing after the fact).
     if (signatures !== null) archive.write((w) => storeTrialSignatures(w, outcome.trialId, signatures));
-    if (!outcome.duplicate || signatures !== null) changed(outcome.trialId);
+    if (!outcome.duplicate || signatures !== null) changed({ kind: 'trial', trialId: outcome.trialId, what: outcome.duplicate ? 'details' : 'added' });
     return outcome;
   };
 
@@ -152,7 +152,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     'suites.get': ({ suiteHash }) => Promise.resolve(suiteDetail(archive, suiteHash)),
     'suites.add': ({ dir }) => {
       const summary = addSuiteFolder(archive, dir, 'folder');
-      changed(null);
+      changed({ kind: 'catalog', what: 'suites' });
       return Promise.resolve(summary);
     },
     'suites.validate': ({ suiteHash }) => Promise.resolve(validateSuite(archive, suiteHash)),
@@ -162,13 +162,13 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'manifests.create': ({ suiteHash, seeds }) => {
       const summary = createManifest(archive, suiteHash, seeds);
-      changed(null);
+      changed({ kind: 'catalog', what: 'manifests' });
       return Promise.resolve(summary);
     },
     'packs.list': () => Promise.resolve(listPacks(archive)),
     'packs.build': async ({ manifestHash }) => {
       const summary = await buildStoredPack(archive, manifestHash, opts.entryPoints.archiveWorker);
-      changed(null);
+      changed({ kind: 'catalog', what: 'packs' });
       return summary;
     },
     'packs.verify': ({ packDigest }) => verifyStoredPack(archive, packDigest, opts.entryPoints.archiveWorker),
@@ -181,7 +181,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     'runs.resume': ({ trialId, jobs }) => Promise.resolve({ trialId: runs.resume(trialId, jobs) }),
     'runs.list': () => Promise.resolve(runs.list()),
     'trials.list': (input) => {
-      const page = listTrials(archive.db, input);
+      const page = listTrials(archive, input);
       return Promise.resolve({ ...page, rows: signed(page.rows.map(shown)) });
     },
     'trials.get': ({ trialId }) => {
@@ -190,7 +190,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'episodes.list': (input) => {
       if (input.trialId !== undefined) requireTrial(archive, input.trialId);
-      return Promise.resolve(listEpisodes(archive.db, input));
+      return Promise.resolve(listEpisodes(archive, input));
     },
     'archive.import': async ({ fileName, text, operational, signature }) => {
       // Signatures are checked first (cheap): one that fails refuses the whole import.
@@ -209,10 +209,10 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       return { lines: await transcriptLines(archive, trialId, index) };
     },
     ...reviewHandlers(archive, opts.entryPoints.archiveWorker, undefined, signing),
-    ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), changed),
+    ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), (trialId) => changed({ kind: 'trial', trialId, what: 'details' })),
     ...signingHandlers(signing),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
-    ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed(null)),
+    ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed({ kind: 'catalog', what: 'suites' })),
   };
 
   // A full disk, a damaged or read-only archive met by any call: its own error, naming the archive, never "a bug".

@@ -20,8 +20,8 @@ import { FieldReader } from '../../core/json/fields.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import { keyFingerprint, type CheckedSignature } from '../../core/signing/signatures.js';
 import type { Outputs, ParsedInput, SignerView, SigningStatus } from '../../shared/api/contract.js';
-import type { Db } from '../archive/db.js';
-import { trialSignatures } from '../archive/trial-signatures.js';
+import type { Archive } from '../archive/archive.js';
+import { storedTrialSignatures } from '../archive/trial-signatures.js';
 import { writeOutputFile } from '../files.js';
 import { readTextInput } from '../inputs.js';
 import { newKeyFileText, parseKeyFileText, readKeyFile, unlockKey, writeKeyFile } from '../signing/key-file.js';
@@ -123,10 +123,8 @@ export class AppSigning {
   }
 
   /** A trial's signers (checked against its stored result) with trust as the list says now. */
-  trialSigners(db: Db, trialId: number): SignerView[] {
-    if (db.prepare('SELECT 1 FROM trial_signatures WHERE trial_id = ?').get(trialId) === undefined) return [];
-    const row = db.prepare('SELECT result_digest FROM trials WHERE trial_id = ?').get(trialId) as { result_digest: string | null };
-    return this.views(trialSignatures(db, trialId, row.result_digest, new Set()));
+  trialSigners(archive: Archive, trialId: number): SignerView[] {
+    return this.views(storedTrialSignatures(archive, trialId, new Set()));
   }
 
   /** Checked signatures as the views show them: trust and label from the current list. */

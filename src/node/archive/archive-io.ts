@@ -28,12 +28,12 @@ import { errnoCode } from '../errno.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
 import { getArtifactAsync, putText, sha256OfBytes } from './artifacts.js';
 import type { Archive } from './archive.js';
-import { prepareImport, trialOfDigest, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
+import { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 import { loadStoredManifest, storeManifest } from './inputs-store.js';
 import { runOffThread } from './off-thread.js';
-import { getTrialDbRow } from './queries.js';
+import { getTrialDbRow, trialOfResultDigest } from './queries.js';
 import { composeStoredResult } from './stored-result.js';
-import { insertTrial, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
+import { insertTrial, setOperationalDigest, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
 
 export { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 
@@ -66,7 +66,7 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
   return archive.write((w) =>
     prepared.map((p): ImportOutcome => {
       // Checked again here: another import of the same bytes may have landed since this one was prepared.
-      const existing = trialOfDigest(w, p.digest);
+      const existing = trialOfResultDigest(w, p.digest);
       if (existing !== undefined) return { trialId: existing, duplicate: true };
       const manifestHash = storeManifest(w, p.manifest);
       const id = insertTrial(w, {
@@ -90,8 +90,7 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
         summary: p.scored.summary,
       });
       if (p.operational !== undefined) {
-        const digest = putText(w, 'operational', p.operational.text);
-        w.prepare('UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, id);
+        setOperationalDigest(w, id, putText(w, 'operational', p.operational.text));
         if (p.operational.record.isolation !== undefined) setTrialIsolation(w, id, p.operational.record.isolation);
       }
       return { trialId: id, duplicate: false };
@@ -101,7 +100,7 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
 
 /** Imports one evaluation result text: authenticated first, refused whole with the reason, written in one transaction. */
 export function importResultText(archive: Archive, fileName: string, text: string): ImportOutcome {
-  const prepared = prepareImport(archive.db, fileName, text);
+  const prepared = prepareImport(archive, fileName, text);
   if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
   return commitImports(archive, [prepared])[0]!;
 }
@@ -112,20 +111,19 @@ export function importResultText(archive: Archive, fileName: string, text: strin
  * stored episodes. Artifacts are inflated in the thread pool.
  */
 export async function trialFiles(archive: Archive, trialId: number): Promise<Map<string, Buffer>> {
-  const { db } = archive;
-  const row = getTrialDbRow(db, trialId);
+  const row = getTrialDbRow(archive, trialId);
   if (row === undefined) throw new ValidationError(`there is no trial ${trialId} in the archive`);
   const files = new Map<string, Buffer>();
   if (row.result_digest !== null) {
-    files.set(EXPORT_FILES.result, await getArtifactAsync(db, row.result_digest));
+    files.set(EXPORT_FILES.result, await getArtifactAsync(archive, row.result_digest));
   } else {
-    const manifest = loadStoredManifest(db, row.manifest_hash);
+    const manifest = loadStoredManifest(archive, row.manifest_hash);
     if (manifest === undefined) throw new ValidationError(`archive: trial ${trialId} names manifest ${row.manifest_hash}, which is missing`);
-    const composed = await composeStoredResult(db, trialId, manifest, row.manifest_hash, row.model_id);
+    const composed = await composeStoredResult(archive, trialId, manifest, row.manifest_hash, row.model_id);
     files.set(EXPORT_FILES.result, Buffer.concat(composed.chunks));
   }
-  if (row.report_digest !== null) files.set(EXPORT_FILES.report, await getArtifactAsync(db, row.report_digest));
-  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, await getArtifactAsync(db, row.summary_digest));
+  if (row.report_digest !== null) files.set(EXPORT_FILES.report, await getArtifactAsync(archive, row.report_digest));
+  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, await getArtifactAsync(archive, row.summary_digest));
   return files;
 }
 

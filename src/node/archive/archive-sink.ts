@@ -73,7 +73,7 @@ export class ArchiveSink implements ResultSink {
   ) {}
 
   resumeState(run: SinkRun): Promise<ResumeState> {
-    const row = getTrialDbRow(this.archive.db, this.trialId);
+    const row = getTrialDbRow(this.archive, this.trialId);
     if (row === undefined) return Promise.reject(new OutputError(`archive: trial ${this.trialId} does not exist`));
     if (row.manifest_hash !== run.manifestHash) {
       return Promise.reject(new OutputError(`archive: trial ${this.trialId} runs manifest ${row.manifest_hash}, not ${run.manifestHash}`));
@@ -81,11 +81,11 @@ export class ArchiveSink implements ResultSink {
     if (row.model_id !== run.modelId) {
       return Promise.reject(new OutputError(`archive: trial ${this.trialId} is of model ${JSON.stringify(row.model_id)}, not ${JSON.stringify(run.modelId)}`));
     }
-    this.archive.write((db) => setTrialStatus(db, this.trialId, 'running'));
+    this.archive.write((archive) => setTrialStatus(archive, this.trialId, 'running'));
     this.run = run;
     try {
-      const { indices, failures } = storedIndices(this.archive.db, this.trialId);
-      const episodes = storedEpisodeBytes(this.archive.db, this.trialId);
+      const { indices, failures } = storedIndices(this.archive, this.trialId);
+      const episodes = storedEpisodeBytes(this.archive, this.trialId);
       // The result without entries (manifest, hashes, model ID), then what is stored already.
       this.resultBytes = resultText(buildResult(run.manifest, run.manifestHash, run.modelId, [], [])).length;
       this.resultBytes += episodes.bytes + episodes.episodes * EPISODE_FRAME_BYTES;
@@ -99,7 +99,7 @@ export class ArchiveSink implements ResultSink {
   /** The whole result, rebuilt from the stored episodes (digest-checked): only when asked (the end of the run). */
   storedResult(): EvaluationResult {
     if (this.run === undefined) throw new Error('ArchiveSink: storedResult before resumeState');
-    const { episodes, failures } = storedEntries(this.archive.db, this.trialId);
+    const { episodes, failures } = storedEntries(this.archive, this.trialId);
     return buildResult(this.run.manifest, this.run.manifestHash, this.run.modelId, episodes, failures);
   }
 
@@ -110,16 +110,16 @@ export class ArchiveSink implements ResultSink {
   async commit(entry: SinkEntry, state: SinkState): Promise<void> {
     // Serialized here, compressed in the thread pool: only the insert holds the event loop.
     const packed = entry.kind === 'episode' ? await packEpisodeAsync(entry.episode) : undefined;
-    this.resultBytes = this.archive.write((db) => {
+    this.resultBytes = this.archive.write((archive) => {
       let bytes: number;
       let index: number;
       switch (entry.kind) {
         case 'episode':
-          bytes = storeEpisode(db, this.trialId, entry.episode, entry.scoring?.score ?? null, packed) + EPISODE_FRAME_BYTES;
+          bytes = storeEpisode(archive, this.trialId, entry.episode, entry.scoring?.score ?? null, packed) + EPISODE_FRAME_BYTES;
           index = entry.episode.index;
           break;
         case 'failure':
-          storeFailure(db, this.trialId, entry.failure);
+          storeFailure(archive, this.trialId, entry.failure);
           bytes = failureBytes(entry.failure);
           index = entry.failure.index;
           break;
@@ -157,13 +157,13 @@ export class ArchiveSink implements ResultSink {
     } else {
       // Too large for one string: compressed as it is composed, then scored from the stored episodes.
       const { manifest, manifestHash, modelId } = this.requireRun();
-      const packed = await packStoredResult(this.archive.db, this.trialId, manifest, manifestHash, modelId);
+      const packed = await packStoredResult(this.archive, this.trialId, manifest, manifestHash, modelId);
       this.finalDigest = packed.fileDigest;
       scored = this.hooks.scoreStored === undefined ? null : await this.hooks.scoreStored(packed.fileDigest);
       result = packed.packed;
     }
-    this.archive.write((db) =>
-      storeOutcome(db, this.trialId, {
+    this.archive.write((archive) =>
+      storeOutcome(archive, this.trialId, {
         result,
         complete: final.completed === final.scheduled,
         report: scored?.report ?? null,
@@ -180,7 +180,7 @@ export class ArchiveSink implements ResultSink {
 
   private async composedResult(committed: number): Promise<ComposedResult> {
     const { manifest, manifestHash, modelId } = this.requireRun();
-    const composed = await composeStoredResult(this.archive.db, this.trialId, manifest, manifestHash, modelId);
+    const composed = await composeStoredResult(this.archive, this.trialId, manifest, manifestHash, modelId);
     if (composed.episodes !== committed) throw new Error(`ArchiveSink: ${composed.episodes} episodes stored, the runner committed ${committed}`);
     return composed;
   }
@@ -188,7 +188,7 @@ export class ArchiveSink implements ResultSink {
   stopped(): Promise<void> {
     // Whatever stopped the run (a cancel, a quit, an agent failure), what was committed stays and the trial can be resumed.
     try {
-      this.archive.write((db) => setTrialStatus(db, this.trialId, 'interrupted'));
+      this.archive.write((archive) => setTrialStatus(archive, this.trialId, 'interrupted'));
     } catch {
       // the archive may be closing; the next start marks a `running` trial interrupted anyway
     }

@@ -9,10 +9,20 @@
 import { buildManifest, manifestHash } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { Suite } from '../../core/world/suite.js';
-import type { Archive } from './archive.js';
+import { connectionOf, type Archive } from './archive.js';
+import type { Db } from './db.js';
 import { packArtifact, utf8 } from './artifacts.js';
 import { readSuiteFolder, storeManifest, storeSuite } from './inputs-store.js';
 import { insertTrial, storeEpisode, storeOutcome } from './trials-store.js';
+
+/**
+ * The database handle of an archive, for tests that set up or inspect rows
+ * directly (damage, fixtures). Production code reaches the database only
+ * through the store's functions (archive.ts).
+ */
+export function rawDatabase(archive: Archive): Db {
+  return connectionOf(archive);
+}
 
 /** Stores a suite folder and a manifest of `seeds` seeds (0..seeds-1); returns what trials need. */
 export function seedSuite(archive: Archive, suiteDir: string, seeds: number): { suite: Suite; manifestHash: string; manifest: ReturnType<typeof buildManifest> } {
@@ -77,7 +87,7 @@ export function addSyntheticTrial(archive: Archive, s: ReturnType<typeof seedSui
   const total = random() * 100;
   archive.write((db) => {
     storeOutcome(db, trialId, { result: packArtifact('result', utf8(`synthetic result ${trialId}\n`)), complete: true, report: null, reportText: null, summary: null });
-    db.prepare('UPDATE trials SET score = ?, score_key = ?, score_rounded = ? WHERE trial_id = ?').run(total.toFixed(9), total, total.toFixed(1), trialId);
+    connectionOf(db).prepare('UPDATE trials SET score = ?, score_key = ?, score_rounded = ? WHERE trial_id = ?').run(total.toFixed(9), total, total.toFixed(1), trialId);
   });
   return trialId;
 }

@@ -1,38 +1,50 @@
 /**
  * The archive: one SQLite file (db.ts) holding artifacts by digest
- * (artifacts.ts), the inputs (inputs-store.ts) and trials (trials-store.ts).
- * An `Archive` is the one writer connection of its process; every change is
- * one transaction.
+ * (artifacts.ts), the inputs (inputs-store.ts, catalog-queries.ts), trials
+ * and episodes (trials-store.ts, queries.ts) and trial signatures
+ * (trial-signatures.ts). An `Archive` is one connection; a writer's every
+ * change is one transaction.
+ *
+ * The store: those modules (and db.ts, migrations.ts) are the only code
+ * that holds the database handle or writes SQL. Everything else passes an
+ * `Archive` to their typed functions; the handle is not part of its public
+ * type (connectionOf is for the store modules and the tests' kit only), and
+ * the lint (eslint.config.js, ARCHIVE_STORE) fails SQL anywhere else.
  */
 
+import type Database from 'better-sqlite3';
 import { join, dirname, basename } from 'node:path';
 import { withArchiveFaults } from './archive-errors.js';
-import { openArchiveFile, type Db, type OpenOptions } from './db.js';
+import { openArchiveFile, stmt, type Db, type OpenOptions } from './db.js';
 import { checkStorageFault } from './storage-faults.js';
+
+const connections = new WeakMap<Archive, Db>();
 
 export class Archive {
   private constructor(
-    readonly db: Db,
     readonly path: string,
     private readonly closeFile: () => void,
   ) {}
 
-  /** Opens (creating and migrating when writing) the archive at `path`. */
+  /** Opens (creating and migrating when writing) the archive at `path`; 'read' opens an existing one read-only. */
   static open(path: string, options: OpenOptions = { mode: 'write' }): Archive {
     const opened = openArchiveFile(path, options);
-    return new Archive(opened.db, opened.path, opened.close);
+    const archive = new Archive(opened.path, opened.close);
+    connections.set(archive, opened.db);
+    return archive;
   }
 
   /**
    * Runs `work` in one IMMEDIATE transaction: all of it commits, or none of
    * it. A full disk, a damaged file or a read-only one fails it with its own
-   * error (archive-errors.ts), naming this archive.
+   * error (archive-errors.ts), naming this archive. `work` gets this
+   * archive, for the store's functions.
    */
-  write<T>(work: (db: Db) => T): T {
+  write<T>(work: (archive: Archive) => T): T {
     return withArchiveFaults(this.path, () =>
-      this.db
+      connectionOf(this)
         .transaction(() => {
-          const result = work(this.db);
+          const result = work(this);
           checkStorageFault(this.path);
           return result;
         })
@@ -41,8 +53,8 @@ export class Archive {
   }
 
   /** Runs `work` (reads); a damaged file fails it with its own error, naming this archive. */
-  read<T>(work: (db: Db) => T): T {
-    return withArchiveFaults(this.path, () => work(this.db));
+  read<T>(work: (archive: Archive) => T): T {
+    return withArchiveFaults(this.path, () => work(this));
   }
 
   /** Folders materialized from the archive (suites and packs for runners and verifiers), beside the archive file. */
@@ -53,4 +65,16 @@ export class Archive {
   close(): void {
     this.closeFile();
   }
+}
+
+/** The database handle of an archive: for the store modules (and the tests' kit) only; the lint refuses it elsewhere. */
+export function connectionOf(archive: Archive): Db {
+  const db = connections.get(archive);
+  if (db === undefined) throw new Error('archive: no connection (an Archive is made by Archive.open)');
+  return db;
+}
+
+/** A cached prepared statement of an archive's connection, typed with its row (db.ts stmt). */
+export function statement<Row = unknown>(archive: Archive, sql: string): Database.Statement<unknown[], Row> {
+  return stmt<Row>(connectionOf(archive), sql);
 }

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateChunksInPool, getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, packChunksAsync, putPacked, verifyPacked, type PackedArtifact } from './artifacts.js';
-import { openArchiveFile, type OpenedArchive } from './db.js';
+import { Archive } from './archive.js';
+import { rawDatabase } from './archive-testkit.js';
 
 type Content = 'record' | 'noise' | 'mixed';
 
@@ -70,10 +71,10 @@ async function* streamed(chunks: readonly Buffer[]): AsyncGenerator<Buffer> {
 }
 
 let dir: string;
-let archive: OpenedArchive;
+let archive: Archive;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ember-roundtrip-'));
-  archive = openArchiveFile(join(dir, 'roundtrip.sqlite'), { mode: 'write' });
+  archive = Archive.open(join(dir, 'roundtrip.sqlite'), { mode: 'write' });
 });
 afterAll(() => {
   archive.close();
@@ -82,7 +83,7 @@ afterAll(() => {
 
 /** Packs `bytes` by every path, stores each in its own transaction and reads it back by every read path. */
 async function roundTrip(bytes: Buffer, fractions: readonly number[]): Promise<void> {
-  const { db } = archive;
+  const db = rawDatabase(archive);
   const digest = sha256(bytes);
   const chunks = cut(bytes, fractions);
   const streamedPack = async (): Promise<PackedArtifact> => {
@@ -101,9 +102,9 @@ async function roundTrip(bytes: Buffer, fractions: readonly number[]): Promise<v
     expect({ path, digest: packed.digest, size: packed.size, encoding: packed.encoding }).toEqual({ path, digest, size: bytes.length, encoding: 'deflate' });
     // Stored fresh each time: the row of the path before is dropped, so this path's bytes are the ones read.
     db.prepare('DELETE FROM artifacts WHERE digest = ?').run(digest);
-    db.transaction(() => putPacked(db, packed))();
-    expect(getArtifact(db, digest).equals(bytes), `${path}, read in this thread`).toBe(true);
-    expect((await getArtifactAsync(db, digest)).equals(bytes), `${path}, read in the pool`).toBe(true);
+    db.transaction(() => putPacked(archive, packed))();
+    expect(getArtifact(archive, digest).equals(bytes), `${path}, read in this thread`).toBe(true);
+    expect((await getArtifactAsync(archive, digest)).equals(bytes), `${path}, read in the pool`).toBe(true);
   }
 }
 
@@ -152,12 +153,12 @@ describe('artifact round trip', () => {
   });
 
   it('replaces a damaged row when the same artifact is stored again', async () => {
-    const { db } = archive;
+    const db = rawDatabase(archive);
     const packed = packArtifact('result', contentOf(800_000, 5, 'record'));
-    db.transaction(() => putPacked(db, packed))();
+    db.transaction(() => putPacked(archive, packed))();
     db.prepare('UPDATE artifacts SET bytes = substr(bytes, 1, 1000) WHERE digest = ?').run(packed.digest);
-    expect(() => getArtifact(db, packed.digest)).toThrow(/cannot be decompressed/);
-    db.transaction(() => putPacked(db, packed))();
-    expect(sha256(getArtifact(db, packed.digest))).toBe(packed.digest);
+    expect(() => getArtifact(archive, packed.digest)).toThrow(/cannot be decompressed/);
+    db.transaction(() => putPacked(archive, packed))();
+    expect(sha256(getArtifact(archive, packed.digest))).toBe(packed.digest);
   });
 });

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, packChunksAsync, putPacked, utf8 } from './artifacts.js';
-import { openArchiveFile } from './db.js';
+import { Archive } from './archive.js';
+import { rawDatabase } from './archive-testkit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ember-artifacts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +23,9 @@ function recordLike(kib: number): Buffer {
 
 describe('artifacts', () => {
   it('packs in the thread pool what it packs in this thread, and reads it back either way', async () => {
-    const { db, close } = openArchiveFile(join(dir, 'pack.sqlite'), { mode: 'write' });
+    const archive = Archive.open(join(dir, 'pack.sqlite'), { mode: 'write' });
+    const db = rawDatabase(archive);
+    const close = (): void => archive.close();
     try {
       const bytes = recordLike(512);
       const inThread = packArtifact('record', bytes);
@@ -38,27 +41,29 @@ describe('artifacts', () => {
       const streamed = await packChunksAsync('result', chunks, digest);
       expect(streamed).toMatchObject({ kind: 'result', digest, size: bytes.byteLength, encoding: 'deflate' });
 
-      db.transaction(() => [inPool, raw, streamed].forEach((p) => putPacked(db, p)))();
-      expect(getArtifact(db, inPool.digest).equals(bytes)).toBe(true);
-      expect((await getArtifactAsync(db, streamed.digest)).equals(bytes)).toBe(true);
-      expect((await getArtifactAsync(db, raw.digest)).toString('utf8')).toBe('manifest\n');
+      db.transaction(() => [inPool, raw, streamed].forEach((p) => putPacked(archive, p)))();
+      expect(getArtifact(archive, inPool.digest).equals(bytes)).toBe(true);
+      expect((await getArtifactAsync(archive, streamed.digest)).equals(bytes)).toBe(true);
+      expect((await getArtifactAsync(archive, raw.digest)).toString('utf8')).toBe('manifest\n');
     } finally {
       close();
     }
   });
 
   it('refuses a damaged or missing artifact on both read paths', async () => {
-    const { db, close } = openArchiveFile(join(dir, 'damaged.sqlite'), { mode: 'write' });
+    const archive = Archive.open(join(dir, 'damaged.sqlite'), { mode: 'write' });
+    const db = rawDatabase(archive);
+    const close = (): void => archive.close();
     try {
       const packed = packArtifact('record', recordLike(64));
-      putPacked(db, packed);
+      putPacked(archive, packed);
       // Another record's compressed bytes under this digest: it inflates, but not to these bytes.
       db.prepare('UPDATE artifacts SET bytes = ? WHERE digest = ?').run(packArtifact('record', recordLike(65)).stored, packed.digest);
-      expect(() => getArtifact(db, packed.digest)).toThrow(/does not match its digest/);
-      await expect(getArtifactAsync(db, packed.digest)).rejects.toThrow(/does not match its digest/);
+      expect(() => getArtifact(archive, packed.digest)).toThrow(/does not match its digest/);
+      await expect(getArtifactAsync(archive, packed.digest)).rejects.toThrow(/does not match its digest/);
       db.prepare('UPDATE artifacts SET bytes = ? WHERE digest = ?').run(Buffer.from('not deflate'), packed.digest);
-      await expect(getArtifactAsync(db, packed.digest)).rejects.toThrow(/cannot be decompressed/);
-      await expect(getArtifactAsync(db, '0'.repeat(64))).rejects.toThrow(/is missing/);
+      await expect(getArtifactAsync(archive, packed.digest)).rejects.toThrow(/cannot be decompressed/);
+      await expect(getArtifactAsync(archive, '0'.repeat(64))).rejects.toThrow(/is missing/);
     } finally {
       close();
     }

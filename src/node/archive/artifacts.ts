@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createDeflateRaw, createInflateRaw, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../../core/errors.js';
-import { stmt, type Db } from './db.js';
+import { statement, type Archive } from './archive.js';
 
 export type ArtifactKind =
   | 'suite-file'
@@ -154,9 +154,9 @@ export async function packArtifactAsync(kind: ArtifactKind, bytes: Uint8Array): 
  * was damaged (artifacts are shared by digest, and a damaged row must not
  * make every later identical artifact unreadable too).
  */
-export function putPacked(db: Db, artifact: PackedArtifact): string {
-  stmt(
-    db,
+export function putPacked(archive: Archive, artifact: PackedArtifact): string {
+  statement(
+    archive,
     `INSERT INTO artifacts (digest, kind, encoding, size, bytes) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (digest) DO UPDATE SET encoding = excluded.encoding, size = excluded.size, bytes = excluded.bytes
      WHERE artifacts.bytes IS NOT excluded.bytes OR artifacts.encoding IS NOT excluded.encoding OR artifacts.size IS NOT excluded.size`,
@@ -165,23 +165,33 @@ export function putPacked(db: Db, artifact: PackedArtifact): string {
 }
 
 /** Stores bytes (packArtifact, then putPacked) inside the caller's transaction; returns the digest. */
-export function putArtifact(db: Db, kind: ArtifactKind, bytes: Uint8Array): string {
-  return putPacked(db, packArtifact(kind, bytes));
+export function putArtifact(archive: Archive, kind: ArtifactKind, bytes: Uint8Array): string {
+  return putPacked(archive, packArtifact(kind, bytes));
 }
 
-export function putText(db: Db, kind: ArtifactKind, text: string): string {
-  return putArtifact(db, kind, utf8(text));
+export function putText(archive: Archive, kind: ArtifactKind, text: string): string {
+  return putArtifact(archive, kind, utf8(text));
 }
 
 /** The uncompressed size of a stored artifact, without reading it. */
-export function artifactSize(db: Db, digest: string): number {
-  const row = stmt(db, 'SELECT size FROM artifacts WHERE digest = ?').get(digest) as { size: number } | undefined;
+export function artifactSize(archive: Archive, digest: string): number {
+  const row = statement<{ size: number }>(archive, 'SELECT size FROM artifacts WHERE digest = ?').get(digest);
   if (row === undefined) throw new ValidationError(`archive: artifact ${digest} is missing (the archive is damaged)`);
   return row.size;
 }
 
-export function hasArtifact(db: Db, digest: string): boolean {
-  return stmt(db, 'SELECT 1 FROM artifacts WHERE digest = ?').get(digest) !== undefined;
+export function hasArtifact(archive: Archive, digest: string): boolean {
+  return statement(archive, 'SELECT 1 FROM artifacts WHERE digest = ?').get(digest) !== undefined;
+}
+
+/** Every artifact's digest, in digest order (archive check). */
+export function artifactDigests(archive: Archive): string[] {
+  return statement<{ digest: string }>(archive, 'SELECT digest FROM artifacts ORDER BY digest').all().map((r) => r.digest);
+}
+
+/** The kind an artifact was stored as, or undefined when it is missing. */
+export function artifactKind(archive: Archive, digest: string): string | undefined {
+  return statement<{ kind: string }>(archive, 'SELECT kind FROM artifacts WHERE digest = ?').get(digest)?.kind;
 }
 
 interface ArtifactRow {
@@ -190,8 +200,8 @@ interface ArtifactRow {
   bytes: Buffer;
 }
 
-function artifactRow(db: Db, digest: string): ArtifactRow {
-  const row = stmt(db, 'SELECT encoding, size, bytes FROM artifacts WHERE digest = ?').get(digest) as ArtifactRow | undefined;
+function artifactRow(archive: Archive, digest: string): ArtifactRow {
+  const row = statement<ArtifactRow>(archive, 'SELECT encoding, size, bytes FROM artifacts WHERE digest = ?').get(digest);
   if (row === undefined) throw new ValidationError(`archive: artifact ${digest} is missing (the archive is damaged)`);
   return row;
 }
@@ -208,8 +218,8 @@ function checked(digest: string, row: ArtifactRow, bytes: Buffer): Buffer {
 }
 
 /** The exact bytes of an artifact, after checking them against their digest. */
-export function getArtifact(db: Db, digest: string): Buffer {
-  const row = artifactRow(db, digest);
+export function getArtifact(archive: Archive, digest: string): Buffer {
+  const row = artifactRow(archive, digest);
   let bytes: Buffer;
   try {
     bytes = row.encoding === 'deflate' ? inflateRawSync(row.bytes) : row.bytes;
@@ -222,8 +232,8 @@ export function getArtifact(db: Db, digest: string): Buffer {
 const inflateRawInPool = promisify(inflateRaw);
 
 /** getArtifact with the decompression in the thread pool (a large record takes tens of ms to inflate). */
-export async function getArtifactAsync(db: Db, digest: string): Promise<Buffer> {
-  const row = artifactRow(db, digest);
+export async function getArtifactAsync(archive: Archive, digest: string): Promise<Buffer> {
+  const row = artifactRow(archive, digest);
   let bytes: Buffer;
   try {
     bytes = row.encoding === 'deflate' ? await inflateRawInPool(row.bytes) : row.bytes;
@@ -268,6 +278,6 @@ export async function packChunksAsync(kind: ArtifactKind, chunks: readonly Uint8
   return verifyPacked({ kind, digest, size, encoding: 'deflate', stored: Buffer.concat(pieces) });
 }
 
-export function getText(db: Db, digest: string): string {
-  return getArtifact(db, digest).toString('utf8');
+export function getText(archive: Archive, digest: string): string {
+  return getArtifact(archive, digest).toString('utf8');
 }

@@ -16,13 +16,14 @@
 import { isEmberError } from '../../core/errors.js';
 import type { TrialDamageKind } from '../../shared/api/contract.js';
 import type { Archive } from './archive.js';
-import { getArtifactAsync } from './artifacts.js';
-import { stmt, type Db } from './db.js';
+import { artifactDigests, artifactKind, getArtifactAsync } from './artifacts.js';
 import { loadStoredManifest } from './inputs-store.js';
+import { checkedTrialRows, type CheckedTrialRow } from './queries.js';
 import { repairTrial, type TrialRepair } from './repair.js';
 import type { ScoreJob } from './score-job.js';
 import type { ScoredTrial } from './score-trial.js';
 import { composeStoredResult } from './stored-result.js';
+import { doneEpisodeDigests } from './trials-store.js';
 
 /** What is damaged in a trial (the contract's type: the app shows the same report). */
 export type { TrialDamageKind } from '../../shared/api/contract.js';
@@ -77,12 +78,12 @@ export interface CheckOptions {
 /** Artifacts already read back in this check, by digest: the problem, or null when sound. */
 type ArtifactProblems = Map<string, string | null>;
 
-async function artifactProblem(db: Db, digest: string, seen: ArtifactProblems): Promise<string | null> {
+async function artifactProblem(archive: Archive, digest: string, seen: ArtifactProblems): Promise<string | null> {
   const known = seen.get(digest);
   if (known !== undefined) return known;
   let problem: string | null = null;
   try {
-    await getArtifactAsync(db, digest);
+    await getArtifactAsync(archive, digest);
   } catch (error) {
     if (!isEmberError(error)) throw error;
     problem = error.message;
@@ -91,33 +92,16 @@ async function artifactProblem(db: Db, digest: string, seen: ArtifactProblems): 
   return problem;
 }
 
-interface TrialRow {
-  trial_id: number;
-  status: string;
-  manifest_hash: string;
-  model_id: string;
-  result_digest: string | null;
-  report_digest: string | null;
-  summary_digest: string | null;
-  operational_digest: string | null;
-}
-
-interface DoneEpisode {
-  idx: number;
-  record_digest: string;
-  metrics_digest: string;
-}
-
 /** The damage of one trial (its artifacts read back through `seen`). */
-export async function trialDamage(db: Db, t: TrialRow, seen: ArtifactProblems): Promise<TrialDamage[]> {
+export async function trialDamage(archive: Archive, t: CheckedTrialRow, seen: ArtifactProblems): Promise<TrialDamage[]> {
   const damage: TrialDamage[] = [];
   const artifact = async (kind: TrialDamageKind, digest: string | null, episode: number | null = null): Promise<boolean> => {
     if (digest === null) return true;
-    const problem = await artifactProblem(db, digest, seen);
+    const problem = await artifactProblem(archive, digest, seen);
     if (problem !== null) damage.push({ kind, digest, episode, message: problem });
     return problem === null;
   };
-  const episodes = stmt(db, "SELECT idx, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status = 'done' ORDER BY idx").all(t.trial_id) as DoneEpisode[];
+  const episodes = doneEpisodeDigests(archive, t.trial_id);
   let episodesSound = true;
   for (const e of episodes) {
     // Both read back, so that each damaged artifact is named.
@@ -136,12 +120,12 @@ export async function trialDamage(db: Db, t: TrialRow, seen: ArtifactProblems): 
   if (t.result_digest === null || !episodesSound) return damage;
   let composedDigest: string;
   try {
-    const manifest = loadStoredManifest(db, t.manifest_hash);
+    const manifest = loadStoredManifest(archive, t.manifest_hash);
     if (manifest === undefined) {
       damage.push({ kind: 'manifest', digest: null, episode: null, message: `its manifest ${t.manifest_hash} is missing` });
       return damage;
     }
-    composedDigest = (await composeStoredResult(db, t.trial_id, manifest, t.manifest_hash, t.model_id)).digest;
+    composedDigest = (await composeStoredResult(archive, t.trial_id, manifest, t.manifest_hash, t.model_id)).digest;
   } catch (error) {
     if (!isEmberError(error)) throw error;
     damage.push({ kind: 'manifest', digest: null, episode: null, message: error.message });
@@ -158,39 +142,31 @@ export async function trialDamage(db: Db, t: TrialRow, seen: ArtifactProblems): 
   return damage;
 }
 
-function trialRows(db: Db, trialIds: readonly number[] | undefined): TrialRow[] {
-  const sql = 'SELECT trial_id, status, manifest_hash, model_id, result_digest, report_digest, summary_digest, operational_digest FROM trials';
-  if (trialIds === undefined) return stmt(db, `${sql} ORDER BY trial_id`).all() as TrialRow[];
-  return trialIds.map((id) => stmt(db, `${sql} WHERE trial_id = ?`).get(id) as TrialRow | undefined).filter((r): r is TrialRow => r !== undefined);
-}
-
 /**
  * Checks the archive (or the given trials) and, with `repair`, repairs
  * what can be rebuilt exactly. Reads artifacts one at a time (inflated in
  * the thread pool), so memory stays bounded by the largest artifact.
  */
 export async function checkArchive(archive: Archive, options: CheckOptions): Promise<ArchiveCheckReport> {
-  const { db } = archive;
   const seen: ArtifactProblems = new Map();
   const damagedTrials: TrialCheck[] = [];
   let repairedTrials = 0;
-  const trials = trialRows(db, options.trialIds);
+  const trials = checkedTrialRows(archive, options.trialIds);
   for (const t of trials) {
-    const damage = await trialDamage(db, t, seen);
+    const damage = await trialDamage(archive, t, seen);
     if (damage.length === 0) continue;
     const repair = options.repair ? await repairTrial(archive, t.trial_id, damage, options.score) : null;
     if (repair !== null && repair.unrepaired.length === 0) repairedTrials++;
     damagedTrials.push({ trial: t.trial_id, status: t.status, damage, repair });
   }
   if (options.trialIds === undefined) {
-    for (const { digest } of stmt(db, 'SELECT digest FROM artifacts ORDER BY digest').all() as { digest: string }[]) await artifactProblem(db, digest, seen);
+    for (const digest of artifactDigests(archive)) await artifactProblem(archive, digest, seen);
   }
   const damagedArtifacts: DamagedArtifact[] = [];
-  const kindOf = stmt(db, 'SELECT kind FROM artifacts WHERE digest = ?');
   for (const [digest, problem] of seen) {
     // A repaired artifact was replaced: it is reported with its trial, and read back again here.
-    if (problem === null || (await artifactProblem(db, digest, new Map())) === null) continue;
-    damagedArtifacts.push({ digest, kind: (kindOf.get(digest) as { kind: string } | undefined)?.kind ?? 'missing', message: problem });
+    if (problem === null || (await artifactProblem(archive, digest, new Map())) === null) continue;
+    damagedArtifacts.push({ digest, kind: artifactKind(archive, digest) ?? 'missing', message: problem });
   }
   damagedArtifacts.sort((a, b) => (a.digest < b.digest ? -1 : a.digest > b.digest ? 1 : 0));
   const unrepairedTrials = damagedTrials.filter((t) => t.repair === null || t.repair.unrepaired.length > 0).length;

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../core/errors.js';
 import { getArtifact, putText } from './artifacts.js';
+import { Archive } from './archive.js';
+import { rawDatabase } from './archive-testkit.js';
 import { openArchiveFile, type Db } from './db.js';
 import { ARCHIVE_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 
@@ -22,22 +24,26 @@ function schemaOf(db: Db): string[] {
 }
 
 /** Rows that exist at each version, inserted before migrating on. */
-const FIXTURE_ROWS: Record<number, (db: Db) => void> = {
-  1: (db) => {
-    const digest = putText(db, 'manifest', 'manifest text\n');
+const FIXTURE_ROWS: Record<number, (a: Archive) => void> = {
+  1: (a) => {
+    const db = rawDatabase(a);
+    const digest = putText(a, 'manifest', 'manifest text\n');
     db.prepare(`INSERT INTO suites VALUES ('s', 'suite', '1.0', 'public', 'evaluation', 'public', 1, '["f"]', '2026-01-01T00:00:00Z')`).run();
     db.prepare(`INSERT INTO manifests VALUES ('m', 's', ?, 1, 1, 1, '2026-01-01T00:00:00Z')`).run(digest);
   },
-  2: (db) => {
+  2: (a) => {
+    const db = rawDatabase(a);
     db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created) VALUES ('model', 'm', 'suite', 0, 'running', 'run', 'x', 1, 'now')`).run();
     db.prepare(`INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (1, 0, 'sc', 'f', 'missing')`).run();
   },
   3: () => undefined,
-  4: (db) => {
+  4: (a) => {
+    const db = rawDatabase(a);
     db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created, isolation) VALUES ('model', 'm', 'suite', 0, 'complete', 'run', 'module:a:b', 1, 'now', 'none')`).run();
   },
-  5: (db) => {
-    db.prepare('INSERT INTO trial_signatures VALUES (1, ?)').run(putText(db, 'signatures', 'signature set text\n'));
+  5: (a) => {
+    const db = rawDatabase(a);
+    db.prepare('INSERT INTO trial_signatures VALUES (1, ?)').run(putText(a, 'signatures', 'signature set text\n'));
   },
 };
 
@@ -48,12 +54,12 @@ describe('archive migrations', () => {
   });
 
   const reference = (): string[] => {
-    const a = openArchiveFile(fresh(), { mode: 'write' });
+    const a = Archive.open(fresh(), { mode: 'write' });
     try {
-      expect(a.db.pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
-      expect(a.db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(a.db.pragma('foreign_keys', { simple: true })).toBe(1);
-      return schemaOf(a.db);
+      expect(rawDatabase(a).pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
+      expect(rawDatabase(a).pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(rawDatabase(a).pragma('foreign_keys', { simple: true })).toBe(1);
+      return schemaOf(rawDatabase(a));
     } finally {
       a.close();
     }
@@ -66,17 +72,17 @@ describe('archive migrations', () => {
   for (const from of MIGRATIONS.slice(0, -1).map((m) => m.version)) {
     it(`migrates version ${from} with data to the current version, keeping the rows`, () => {
       const path = fresh();
-      const old = openArchiveFile(path, { mode: 'write', targetVersion: from });
-      expect(old.db.pragma('user_version', { simple: true })).toBe(from);
-      for (let v = 1; v <= from; v++) FIXTURE_ROWS[v]!(old.db);
+      const old = Archive.open(path, { mode: 'write', targetVersion: from });
+      expect(rawDatabase(old).pragma('user_version', { simple: true })).toBe(from);
+      for (let v = 1; v <= from; v++) FIXTURE_ROWS[v]!(old);
       old.close();
-      const a = openArchiveFile(path, { mode: 'write' });
+      const a = Archive.open(path, { mode: 'write' });
       try {
-        expect(a.db.pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
-        expect(schemaOf(a.db)).toEqual(reference());
-        expect((a.db.prepare('SELECT count(*) AS n FROM manifests').get() as { n: number }).n).toBe(1);
-        for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) FIXTURE_ROWS[v]!(a.db);
-        expect(a.db.pragma('foreign_key_check')).toEqual([]);
+        expect(rawDatabase(a).pragma('user_version', { simple: true })).toBe(ARCHIVE_SCHEMA_VERSION);
+        expect(schemaOf(rawDatabase(a))).toEqual(reference());
+        expect((rawDatabase(a).prepare('SELECT count(*) AS n FROM manifests').get() as { n: number }).n).toBe(1);
+        for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) FIXTURE_ROWS[v]!(a);
+        expect(rawDatabase(a).pragma('foreign_key_check')).toEqual([]);
       } finally {
         a.close();
       }
@@ -85,14 +91,14 @@ describe('archive migrations', () => {
 
   it('version 4 records the isolation level: builtin and adapter runs of older archives in_process, the rest unknown; only known levels', () => {
     const path = fresh();
-    const old = openArchiveFile(path, { mode: 'write', targetVersion: 3 });
-    FIXTURE_ROWS[1]!(old.db);
-    const insert = old.db.prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created) VALUES ('model', 'm', 'suite', 0, 'complete', ?, ?, 1, 'now')`);
+    const old = Archive.open(path, { mode: 'write', targetVersion: 3 });
+    FIXTURE_ROWS[1]!(old);
+    const insert = rawDatabase(old).prepare(`INSERT INTO trials (model_id, manifest_hash, suite_id, official, status, origin, agent_label, episodes_scheduled, created) VALUES ('model', 'm', 'suite', 0, 'complete', ?, ?, 1, 'now')`);
     for (const [origin, label] of [['run', 'builtin:always-stay'], ['run', 'openai-chat:m'], ['run', 'module:a:b'], ['run', 'command:python3 a.py'], ['import', 'imported']]) insert.run(origin, label);
     old.close();
-    const a = openArchiveFile(path, { mode: 'write' });
+    const a = Archive.open(path, { mode: 'write' });
     try {
-      const rows = a.db.prepare('SELECT agent_label, isolation FROM trials ORDER BY trial_id').all();
+      const rows = rawDatabase(a).prepare('SELECT agent_label, isolation FROM trials ORDER BY trial_id').all();
       expect(rows).toEqual([
         { agent_label: 'builtin:always-stay', isolation: 'in_process' },
         { agent_label: 'openai-chat:m', isolation: 'in_process' },
@@ -100,7 +106,7 @@ describe('archive migrations', () => {
         { agent_label: 'command:python3 a.py', isolation: null },
         { agent_label: 'imported', isolation: null },
       ]);
-      expect(() => a.db.prepare(`UPDATE trials SET isolation = 'container' WHERE trial_id = 1`).run()).toThrow(/CHECK constraint/);
+      expect(() => rawDatabase(a).prepare(`UPDATE trials SET isolation = 'container' WHERE trial_id = 1`).run()).toThrow(/CHECK constraint/);
     } finally {
       a.close();
     }
@@ -111,26 +117,26 @@ describe('archive migrations', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${ARCHIVE_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openArchiveFile(path, { mode: 'write' })).toThrow(`written by a newer EMBER Workbench (schema version ${ARCHIVE_SCHEMA_VERSION + 1}; this program reads versions up to ${ARCHIVE_SCHEMA_VERSION})`);
+    expect(() => Archive.open(path, { mode: 'write' })).toThrow(`written by a newer EMBER Workbench (schema version ${ARCHIVE_SCHEMA_VERSION + 1}; this program reads versions up to ${ARCHIVE_SCHEMA_VERSION})`);
     const junk = fresh();
     writeFileSync(junk, 'not a database at all, just some text that is long enough to have a header'.repeat(20));
-    expect(() => openArchiveFile(junk, { mode: 'write' })).toThrow(/not an archive/);
+    expect(() => Archive.open(junk, { mode: 'write' })).toThrow(/not an archive/);
   });
 });
 
 describe('artifacts', () => {
   it('checks the digest on every read (raw and deflated)', () => {
-    const a = openArchiveFile(fresh(), { mode: 'write' });
+    const a = Archive.open(fresh(), { mode: 'write' });
     try {
-      const raw = putText(a.db, 'summary', 'summary\n');
-      const packed = putText(a.db, 'record', '{"x":1}'.repeat(100));
-      expect(getArtifact(a.db, raw).toString()).toBe('summary\n');
-      expect(getArtifact(a.db, packed).toString()).toBe('{"x":1}'.repeat(100));
-      a.db.prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('summarY\n'), raw);
-      expect(() => getArtifact(a.db, raw)).toThrow(ValidationError);
-      expect(() => getArtifact(a.db, raw)).toThrow(/does not match its digest/);
-      a.db.prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('garbage'), packed);
-      expect(() => getArtifact(a.db, packed)).toThrow(ValidationError);
+      const raw = putText(a, 'summary', 'summary\n');
+      const packed = putText(a, 'record', '{"x":1}'.repeat(100));
+      expect(getArtifact(a, raw).toString()).toBe('summary\n');
+      expect(getArtifact(a, packed).toString()).toBe('{"x":1}'.repeat(100));
+      rawDatabase(a).prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('summarY\n'), raw);
+      expect(() => getArtifact(a, raw)).toThrow(ValidationError);
+      expect(() => getArtifact(a, raw)).toThrow(/does not match its digest/);
+      rawDatabase(a).prepare(`UPDATE artifacts SET bytes = ? WHERE digest = ?`).run(Buffer.from('garbage'), packed);
+      expect(() => getArtifact(a, packed)).toThrow(ValidationError);
     } finally {
       a.close();
     }

@@ -29,26 +29,12 @@ import {
 } from './archive-errors.js';
 import { inspectArchivePath } from './archive-file.js';
 import { ARCHIVE_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import { sqliteNativeBinding } from './sqlite-binding.js';
 
 export type Db = Database.Database;
 
-/**
- * The compiled better-sqlite3 module to load instead of the one in
- * node_modules. The Electron main process sets it to the build made for
- * Electron's ABI (scripts/electron-native.js); Node processes leave it unset.
- */
-let nativeBinding: string | undefined;
-
-export function useSqliteNativeBinding(path: string | undefined): void {
-  nativeBinding = path;
-}
-
-/** The binding set with useSqliteNativeBinding, if any: the archive worker's threads load the same one (off-thread.ts). */
-export function sqliteNativeBinding(): string | undefined {
-  return nativeBinding;
-}
-
 function binding(): { nativeBinding?: string } {
+  const nativeBinding = sqliteNativeBinding();
   return nativeBinding === undefined ? {} : { nativeBinding };
 }
 
@@ -87,10 +73,14 @@ function takeWriterLock(path: string, timeoutMs: number): Db {
   }
 }
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const statements = new WeakMap<Db, Map<string, Database.Statement<unknown[], unknown>>>();
 
-/** A prepared statement, compiled once per connection (the ingest path runs the same few statements per episode). */
-export function stmt(db: Db, sql: string): Database.Statement {
+/**
+ * A prepared statement, compiled once per connection (the ingest path runs
+ * the same few statements per episode), typed with the row it answers: the
+ * one place a row's type is asserted, next to the SQL that makes it.
+ */
+export function stmt<Row = unknown>(db: Db, sql: string): Database.Statement<unknown[], Row> {
   let cache = statements.get(db);
   if (cache === undefined) {
     cache = new Map();
@@ -98,10 +88,10 @@ export function stmt(db: Db, sql: string): Database.Statement {
   }
   let statement = cache.get(sql);
   if (statement === undefined) {
-    statement = db.prepare(sql);
+    statement = db.prepare<unknown[], unknown>(sql);
     cache.set(sql, statement);
   }
-  return statement;
+  return statement as Database.Statement<unknown[], Row>;
 }
 
 export function schemaVersion(db: Db): number {
@@ -147,7 +137,7 @@ function checkArchiveFile(db: Db, path: string): number {
   return withArchiveFaults(path, () => {
     const version = schemaVersion(db);
     if (version > ARCHIVE_SCHEMA_VERSION) throw newerSchemaError(path, version, ARCHIVE_SCHEMA_VERSION);
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((t) => t.name);
+    const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all().map((t) => t.name);
     if (version === 0) throw foreignDatabaseError(path, tables.length);
     for (const table of tables) db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}" LIMIT 1`).get();
     return version;

@@ -19,7 +19,7 @@ import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
 import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
 import { MAX_RESULT_STRING_BYTES, readTextInput, stringTooLong } from '../inputs.js';
 import { prepareImport, type DuplicateImport, type PreparedImport } from './import-prepare.js';
-import { openArchiveFile } from './db.js';
+import { Archive } from './archive.js';
 
 const READ_BYTES = 1 << 20;
 /** The longest file name kept (bytes as written). */
@@ -312,10 +312,10 @@ export function runImportBodyJob(job: ImportBodyJob): ImportBodyOutcome {
     body.signature === undefined ? null : checkedResultSignatures(readTextInput(body.signature.file, 'signature file', body.signature.fileName), text, body.signature.fileName);
   const operational =
     body.operational === undefined ? undefined : { fileName: body.operational.fileName, text: readTextInput(body.operational.file, 'operational record', body.operational.fileName) };
-  const { db, close } = openArchiveFile(job.archivePath, { mode: 'read' });
+  const archive = Archive.open(job.archivePath, { mode: 'read' });
   try {
-    return { prepared: prepareImport(db, body.fileName, text, operational), signatures };
+    return { prepared: prepareImport(archive, body.fileName, text, operational), signatures };
   } finally {
-    close();
+    archive.close();
   }
 }

@@ -21,8 +21,10 @@ import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import { parseResultText, type FailureDeclaration } from '../../core/eval/result.js';
 import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
 import { packArtifact, sha256OfBytes, utf8, type PackedArtifact } from './artifacts.js';
-import { openArchiveFile, type Db } from './db.js';
+import { Archive } from './archive.js';
+import { onlyPackOfManifest } from './catalog-queries.js';
 import { hasSuite, loadStoredSuite } from './inputs-store.js';
+import { trialOfResultDigest } from './queries.js';
 import { runScoreJob, scoreJobOf } from './score-job.js';
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
 import { episodeRowOf, packEpisode, type EpisodeRowData, type PackedEpisode } from './trials-store.js';
@@ -59,12 +61,6 @@ export interface DuplicateImport {
   readonly duplicate: number;
 }
 
-/** The trial whose result has these bytes, if any. */
-export function trialOfDigest(db: Db, digest: string): number | undefined {
-  const row = db.prepare('SELECT trial_id FROM trials WHERE result_digest = ? ORDER BY trial_id LIMIT 1').get(digest) as { trial_id: number } | undefined;
-  return row?.trial_id;
-}
-
 /** The operational record given with a result: strict, canonical, and of the result's model (ValidationError otherwise). */
 function checkRecordOf(modelId: string, file: ImportedRecordFile): { text: string; record: OperationalRecord } {
   const record = parseOperationalRecordText(file.text, file.fileName);
@@ -74,35 +70,29 @@ function checkRecordOf(modelId: string, file: ImportedRecordFile): { text: strin
   return { text: file.text, record };
 }
 
-/** The pack to score an import against: the stored pack of its manifest when there is exactly one (two would make the choice arbitrary). */
-function packOfManifest(db: Db, manifestHash: string): { digest: string; packId: string } | null {
-  const rows = db.prepare('SELECT pack_digest, pack_id FROM packs WHERE manifest_hash = ? ORDER BY pack_digest LIMIT 2').all(manifestHash) as { pack_digest: string; pack_id: string }[];
-  return rows.length === 1 ? { digest: rows[0]!.pack_digest, packId: rows[0]!.pack_id } : null;
-}
-
 /**
  * Prepares one evaluation result text without writing anything; throws
  * (ValidationError, or MismatchError for a replay mismatch) with the reason
  * when it does not authenticate. A result whose bytes are already archived
  * needs no work: `duplicate` names its trial.
  */
-export function prepareImport(db: Db, fileName: string, text: string, operational?: ImportedRecordFile): PreparedImport | DuplicateImport {
+export function prepareImport(archive: Archive, fileName: string, text: string, operational?: ImportedRecordFile): PreparedImport | DuplicateImport {
   const bytes = utf8(text);
   const digest = sha256OfBytes(bytes);
-  const existing = trialOfDigest(db, digest);
+  const existing = trialOfResultDigest(archive, digest);
   if (existing !== undefined) return { duplicate: existing };
   const result = parseResultText(text, fileName);
   const suiteRef = result.manifest.suite;
-  if (!hasSuite(db, suiteRef.suite_hash)) {
+  if (!hasSuite(archive, suiteRef.suite_hash)) {
     throw new ValidationError(
       `${fileName}: the result targets suite ${suiteRef.suite_id} ${suiteRef.suite_version} (${suiteRef.suite_hash}), which is not in the archive; add that suite's folder first`,
     );
   }
   const checkedRecord = operational === undefined ? undefined : checkRecordOf(result.model_id, operational);
-  const pack = packOfManifest(db, result.manifest_hash);
-  const suite = loadStoredSuite(db, suiteRef.suite_hash);
+  const pack = onlyPackOfManifest(archive, result.manifest_hash);
+  const suite = loadStoredSuite(archive, suiteRef.suite_hash);
   // The long part: every record replayed, every metric recomputed, the report built.
-  const scored = pack === null ? scoreResultText(text, fileName, { suite, pack: null }) : runScoreJob(scoreJobOf(db, text, fileName, suiteRef.suite_hash, pack.digest));
+  const scored = pack === null ? scoreResultText(text, fileName, { suite, pack: null }) : runScoreJob(scoreJobOf(archive, text, fileName, suiteRef.suite_hash, pack.digest));
   return {
     fileName,
     digest,
@@ -129,10 +119,10 @@ export interface ImportPrepareJob {
 }
 
 export function runImportPrepareJob(job: ImportPrepareJob): PreparedImport | DuplicateImport {
-  const { db, close } = openArchiveFile(job.archivePath, { mode: 'read' });
+  const archive = Archive.open(job.archivePath, { mode: 'read' });
   try {
-    return prepareImport(db, job.fileName, job.text, job.operational);
+    return prepareImport(archive, job.fileName, job.text, job.operational);
   } finally {
-    close();
+    archive.close();
   }
 }

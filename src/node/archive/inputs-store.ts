@@ -14,7 +14,7 @@ import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_
 import { SUITE_MANIFEST_FILE, loadSuite, type Suite } from '../../core/world/suite.js';
 import { loadSuiteDir } from '../inputs.js';
 import { getArtifact, putArtifact, putText } from './artifacts.js';
-import type { Db } from './db.js';
+import { statement, type Archive } from './archive.js';
 
 export type SuiteSource = 'public' | 'folder' | 'generated';
 
@@ -49,29 +49,30 @@ export function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: s
 }
 
 /** Stores a suite's files and row (inside the caller's transaction); an already stored suite keeps its first source. */
-export function storeSuite(db: Db, suite: Suite, files: ReadonlyMap<string, Uint8Array>, source: SuiteSource): void {
-  db.prepare(
+export function storeSuite(archive: Archive, suite: Suite, files: ReadonlyMap<string, Uint8Array>, source: SuiteSource): void {
+  statement(
+    archive,
     `INSERT OR IGNORE INTO suites (suite_hash, suite_id, suite_version, visibility, seed_role, source, scenario_count, families, created)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(suite.hash, suite.suiteId, suite.suiteVersion, suite.visibility, suite.seedRole, source, suite.entries.length, JSON.stringify(suiteFamilies(suite)), now());
-  const file = db.prepare('INSERT OR IGNORE INTO suite_files (suite_hash, name, digest) VALUES (?, ?, ?)');
-  for (const [name, bytes] of files) file.run(suite.hash, name, putArtifact(db, 'suite-file', bytes));
+  const file = statement(archive, 'INSERT OR IGNORE INTO suite_files (suite_hash, name, digest) VALUES (?, ?, ?)');
+  for (const [name, bytes] of files) file.run(suite.hash, name, putArtifact(archive, 'suite-file', bytes));
 }
 
-export function hasSuite(db: Db, suiteHash: string): boolean {
-  return db.prepare('SELECT 1 FROM suites WHERE suite_hash = ?').get(suiteHash) !== undefined;
+export function hasSuite(archive: Archive, suiteHash: string): boolean {
+  return statement(archive, 'SELECT 1 FROM suites WHERE suite_hash = ?').get(suiteHash) !== undefined;
 }
 
 /** The exact bytes of a stored suite's files (digests checked). */
-export function storedSuiteFiles(db: Db, suiteHash: string): Map<string, Buffer> {
-  const rows = db.prepare('SELECT name, digest FROM suite_files WHERE suite_hash = ? ORDER BY name').all(suiteHash) as { name: string; digest: string }[];
+export function storedSuiteFiles(archive: Archive, suiteHash: string): Map<string, Buffer> {
+  const rows = statement<{ name: string; digest: string }>(archive, 'SELECT name, digest FROM suite_files WHERE suite_hash = ? ORDER BY name').all(suiteHash);
   if (rows.length === 0) throw new ValidationError(`archive: suite ${suiteHash} has no stored files`);
-  return new Map(rows.map((r) => [r.name, getArtifact(db, r.digest)]));
+  return new Map(rows.map((r) => [r.name, getArtifact(archive, r.digest)]));
 }
 
 /** A stored suite, authenticated again by the suite loader. */
-export function loadStoredSuite(db: Db, suiteHash: string): Suite {
-  const suite = suiteFromFiles(storedSuiteFiles(db, suiteHash), `archive:suite/${suiteHash.slice(0, 12)}`);
+export function loadStoredSuite(archive: Archive, suiteHash: string): Suite {
+  const suite = suiteFromFiles(storedSuiteFiles(archive, suiteHash), `archive:suite/${suiteHash.slice(0, 12)}`);
   if (suite.hash !== suiteHash) throw new ValidationError(`archive: suite ${suiteHash} loads with another hash ${suite.hash} (the archive is damaged)`);
   return suite;
 }
@@ -103,9 +104,9 @@ export function materializeFolder(dir: string, files: ReadonlyMap<string, Uint8A
 }
 
 /** A stored suite as a folder under `cacheDir` (checked by loading it when it is already there). */
-export function materializeSuite(db: Db, suiteHash: string, cacheDir: string): string {
+export function materializeSuite(archive: Archive, suiteHash: string, cacheDir: string): string {
   const dir = join(cacheDir, 'suites', suiteHash);
-  return materializeFolder(dir, storedSuiteFiles(db, suiteHash), (d) => {
+  return materializeFolder(dir, storedSuiteFiles(archive, suiteHash), (d) => {
     try {
       return loadSuiteDir(d).hash === suiteHash;
     } catch {
@@ -118,20 +119,21 @@ export function materializeSuite(db: Db, suiteHash: string, cacheDir: string): s
 // Manifests
 
 /** Stores a manifest (its canonical file text) and its row; the suite must be stored. */
-export function storeManifest(db: Db, manifest: EvaluationManifest): string {
+export function storeManifest(archive: Archive, manifest: EvaluationManifest): string {
   const hash = manifestHash(manifest);
-  const digest = putText(db, 'manifest', manifestText(manifest));
-  db.prepare(
+  const digest = putText(archive, 'manifest', manifestText(manifest));
+  statement(
+    archive,
     `INSERT OR IGNORE INTO manifests (manifest_hash, suite_hash, digest, episode_count, seed_count, scenario_count, created)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   ).run(hash, manifest.suite.suite_hash, digest, manifest.episodes.length, manifest.seeds.length, new Set(manifest.episodes.map((e) => e.scenario_id)).size, now());
   return hash;
 }
 
-export function loadStoredManifest(db: Db, hash: string): EvaluationManifest | undefined {
-  const row = db.prepare('SELECT digest FROM manifests WHERE manifest_hash = ?').get(hash) as { digest: string } | undefined;
+export function loadStoredManifest(archive: Archive, hash: string): EvaluationManifest | undefined {
+  const row = statement<{ digest: string }>(archive, 'SELECT digest FROM manifests WHERE manifest_hash = ?').get(hash);
   if (row === undefined) return undefined;
-  const manifest = parseManifestText(getArtifact(db, row.digest).toString('utf8'), `archive:manifest/${hash.slice(0, 12)}`);
+  const manifest = parseManifestText(getArtifact(archive, row.digest).toString('utf8'), `archive:manifest/${hash.slice(0, 12)}`);
   if (manifestHash(manifest) !== hash) throw new ValidationError(`archive: manifest ${hash} loads with another hash (the archive is damaged)`);
   return manifest;
 }
@@ -140,18 +142,19 @@ export function loadStoredManifest(db: Db, hash: string): EvaluationManifest | u
 // Packs
 
 /** Stores a built pack's files (pack.json, manifest.json, suite/...) and its row. */
-export function storePack(db: Db, pack: EnvironmentPack, files: ReadonlyMap<string, Uint8Array>): void {
-  db.prepare(
+export function storePack(archive: Archive, pack: EnvironmentPack, files: ReadonlyMap<string, Uint8Array>): void {
+  statement(
+    archive,
     `INSERT OR IGNORE INTO packs (pack_digest, pack_id, suite_hash, manifest_hash, episode_count, created) VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(pack.digest, pack.packId, pack.suite.hash, pack.manifestHash, pack.manifest.episodes.length, now());
-  const file = db.prepare('INSERT OR IGNORE INTO pack_files (pack_digest, name, digest) VALUES (?, ?, ?)');
-  for (const [name, bytes] of files) file.run(pack.digest, name, putArtifact(db, 'pack-file', bytes));
+  const file = statement(archive, 'INSERT OR IGNORE INTO pack_files (pack_digest, name, digest) VALUES (?, ?, ?)');
+  for (const [name, bytes] of files) file.run(pack.digest, name, putArtifact(archive, 'pack-file', bytes));
 }
 
-export function storedPackFiles(db: Db, packDigest: string): Map<string, Buffer> {
-  const rows = db.prepare('SELECT name, digest FROM pack_files WHERE pack_digest = ? ORDER BY name').all(packDigest) as { name: string; digest: string }[];
+export function storedPackFiles(archive: Archive, packDigest: string): Map<string, Buffer> {
+  const rows = statement<{ name: string; digest: string }>(archive, 'SELECT name, digest FROM pack_files WHERE pack_digest = ? ORDER BY name').all(packDigest);
   if (rows.length === 0) throw new ValidationError(`archive: pack ${packDigest} has no stored files`);
-  return new Map(rows.map((r) => [r.name, getArtifact(db, r.digest)]));
+  return new Map(rows.map((r) => [r.name, getArtifact(archive, r.digest)]));
 }
 
 /** A pack from its files (pack.json, manifest.json, suite/...), authenticated like a pack folder; its digest must be `packDigest`. */

@@ -17,6 +17,7 @@ import { archiveFault } from './archive-errors.js';
 import { openArchiveFile } from './db.js';
 import { ARCHIVE_SCHEMA_VERSION } from './migrations.js';
 import { diskFullFault, enospcAfter, injectStorageFault } from './storage-faults.js';
+import { rawDatabase } from './archive-testkit.js';
 
 const PUBLIC_SUITE = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'public', 'v1');
 const dir = mkdtempSync(join(tmpdir(), 'ember-open-'));
@@ -115,10 +116,10 @@ describe('a full disk', () => {
       expect((thrown as Error).message).toBe(
         `${path}: the disk is full (no space left on device); free some space on that disk and try again. Everything committed before is kept: an interrupted evaluation can be resumed once there is space`,
       );
-      expect(archive.db.prepare(`SELECT count(*) AS n FROM artifacts WHERE kind = 'summary'`).get()).toEqual({ n: 1 });
+      expect(rawDatabase(archive).prepare(`SELECT count(*) AS n FROM artifacts WHERE kind = 'summary'`).get()).toEqual({ n: 1 });
       fault.release();
       archive.write((db) => putText(db, 'summary', 'second\n'));
-      expect(archive.db.prepare(`SELECT count(*) AS n FROM artifacts WHERE kind = 'summary'`).get()).toEqual({ n: 2 });
+      expect(rawDatabase(archive).prepare(`SELECT count(*) AS n FROM artifacts WHERE kind = 'summary'`).get()).toEqual({ n: 2 });
     } finally {
       archive.close();
     }

@@ -27,8 +27,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const trials = (q: Partial<Parameters<typeof listTrials>[1]>) => listTrials(archive.db, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 100, ...q });
-const episodes = (q: Partial<Parameters<typeof listEpisodes>[1]>) => listEpisodes(archive.db, { sort: 'index', direction: 'asc', filter: {}, offset: 0, limit: 100, ...q });
+const trials = (q: Partial<Parameters<typeof listTrials>[1]>) => listTrials(archive, { sort: 'created', direction: 'desc', filter: {}, offset: 0, limit: 100, ...q });
+const episodes = (q: Partial<Parameters<typeof listEpisodes>[1]>) => listEpisodes(archive, { sort: 'index', direction: 'asc', filter: {}, offset: 0, limit: 100, ...q });
 
 describe('trials.list', () => {
   it('sorts by score both ways, filters by model substring and status, pages with a total', () => {

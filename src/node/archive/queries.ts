@@ -6,7 +6,7 @@
  */
 
 import type { EpisodeRow, PageOf, ParsedInput, TrialRow, TrialStatus } from '../../shared/api/contract.js';
-import type { Db } from './db.js';
+import { connectionOf, statement, type Archive } from './archive.js';
 
 type TrialSort = ParsedInput<'trials.list'>['sort'];
 type EpisodeSort = ParsedInput<'episodes.list'>['sort'];
@@ -61,8 +61,9 @@ export interface TrialDbRow {
   pack_digest: string | null;
   pack_id: string | null;
   official: number;
-  status: string;
-  origin: string;
+  /** The schema's CHECK constraints hold these columns to the contract's values. */
+  status: TrialStatus;
+  origin: TrialRow['origin'];
   agent_label: string;
   run_config: string | null;
   score: string | null;
@@ -81,7 +82,7 @@ export interface TrialDbRow {
   operational_digest: string | null;
   created: string;
   /** Migration 4: `sandboxed`, `none`, `in_process`, or null when not recorded. */
-  isolation: string | null;
+  isolation: NonNullable<TrialRow['isolation']> | null;
 }
 
 export function trialRowOf(r: TrialDbRow): TrialRow {
@@ -92,7 +93,7 @@ export function trialRowOf(r: TrialDbRow): TrialRow {
     suiteId: r.suite_id,
     packId: r.pack_id,
     official: r.official === 1,
-    status: r.status as TrialStatus,
+    status: r.status,
     score: r.score,
     scoreRounded: r.score_rounded,
     intervalLow: r.interval_low,
@@ -103,17 +104,17 @@ export function trialRowOf(r: TrialDbRow): TrialRow {
     evacuated: r.evacuated,
     dead: r.dead,
     stranded: r.stranded,
-    origin: r.origin as 'run' | 'import',
+    origin: r.origin,
     created: r.created,
     agentLabel: r.agent_label,
-    isolation: (r.isolation ?? null) as TrialRow['isolation'],
+    isolation: r.isolation ?? null,
     // Filled by the services, which hold the trust list (AppSigning.rowSigners).
     signers: [],
   };
 }
 
-export function getTrialDbRow(db: Db, trialId: number): TrialDbRow | undefined {
-  return db.prepare('SELECT * FROM trials WHERE trial_id = ?').get(trialId) as TrialDbRow | undefined;
+export function getTrialDbRow(archive: Archive, trialId: number): TrialDbRow | undefined {
+  return statement<TrialDbRow>(archive, 'SELECT * FROM trials WHERE trial_id = ?').get(trialId);
 }
 
 // Plain column order (SQLite puts NULL, an unscored row, first ascending and last descending), so every sort is an index walk.
@@ -122,7 +123,7 @@ function orderBy(column: string, direction: 'asc' | 'desc', tieBreak: string): s
   return `${column} ${dir}, ${tieBreak} ${dir}`;
 }
 
-export function listTrials(db: Db, q: ParsedInput<'trials.list'>): PageOf<TrialRow> {
+export function listTrials(archive: Archive, q: ParsedInput<'trials.list'>): PageOf<TrialRow> {
   const where: string[] = [];
   const params: unknown[] = [];
   const f = q.filter;
@@ -147,10 +148,11 @@ export function listTrials(db: Db, q: ParsedInput<'trials.list'>): PageOf<TrialR
     params.push(f.family);
   }
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const total = (db.prepare(`SELECT count(*) AS n FROM trials t ${clause}`).get(...params) as { n: number }).n;
+  const db = connectionOf(archive);
+  const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM trials t ${clause}`).get(...params)!.n;
   const rows = db
-    .prepare(`SELECT t.* FROM trials t ${clause} ORDER BY ${orderBy(trialSortColumn(q.sort), q.direction, 't.trial_id')} LIMIT ? OFFSET ?`)
-    .all(...params, q.limit, q.offset) as TrialDbRow[];
+    .prepare<unknown[], TrialDbRow>(`SELECT t.* FROM trials t ${clause} ORDER BY ${orderBy(trialSortColumn(q.sort), q.direction, 't.trial_id')} LIMIT ? OFFSET ?`)
+    .all(...params, q.limit, q.offset);
   return { rows: rows.map(trialRowOf), total };
 }
 
@@ -160,7 +162,7 @@ interface EpisodeDbRow {
   idx: number;
   scenario_id: string;
   family: string;
-  status: string;
+  status: EpisodeRow['status'];
   failure_kind: string | null;
   termination: string | null;
   steps: number | null;
@@ -170,7 +172,7 @@ interface EpisodeDbRow {
   score: string | null;
 }
 
-export function listEpisodes(db: Db, q: ParsedInput<'episodes.list'>): PageOf<EpisodeRow> {
+export function listEpisodes(archive: Archive, q: ParsedInput<'episodes.list'>): PageOf<EpisodeRow> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.trialId !== undefined) {
@@ -195,15 +197,16 @@ export function listEpisodes(db: Db, q: ParsedInput<'episodes.list'>): PageOf<Ep
     params.push(f.failureKind);
   }
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const total = (db.prepare(`SELECT count(*) AS n FROM episodes e ${clause}`).get(...params) as { n: number }).n;
+  const db = connectionOf(archive);
+  const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM episodes e ${clause}`).get(...params)!.n;
   const dir = q.direction === 'asc' ? 'ASC' : 'DESC';
   const order = q.sort === 'index' ? orderBy('e.idx', q.direction, 'e.trial_id') : `${orderBy(episodeSortColumn(q.sort), q.direction, 'e.trial_id')}, e.idx ${dir}`;
   const rows = db
-    .prepare(
+    .prepare<unknown[], EpisodeDbRow>(
       `SELECT e.trial_id, t.model_id, e.idx, e.scenario_id, e.family, e.status, e.failure_kind, e.termination, e.steps, e.evacuated, e.dead, e.stranded, e.score
        FROM episodes e JOIN trials t ON t.trial_id = e.trial_id ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`,
     )
-    .all(...params, q.limit, q.offset) as EpisodeDbRow[];
+    .all(...params, q.limit, q.offset);
   return {
     rows: rows.map((r) => ({
       trialId: r.trial_id,
@@ -211,7 +214,7 @@ export function listEpisodes(db: Db, q: ParsedInput<'episodes.list'>): PageOf<Ep
       index: r.idx,
       scenarioId: r.scenario_id,
       family: r.family,
-      status: r.status as EpisodeRow['status'],
+      status: r.status,
       failureKind: r.failure_kind,
       termination: r.termination,
       steps: r.steps,
@@ -222,4 +225,40 @@ export function listEpisodes(db: Db, q: ParsedInput<'episodes.list'>): PageOf<Ep
     })),
     total,
   };
+}
+
+/** Every model with a trial, in name order (the overview's model list). */
+export function listModelIds(archive: Archive): string[] {
+  return statement<{ model_id: string }>(archive, 'SELECT DISTINCT model_id FROM trials ORDER BY model_id').all().map((r) => r.model_id);
+}
+
+/** Every scored trial, the most recent first (the leaderboard keeps each model's latest per target). */
+export function scoredTrialRows(archive: Archive): TrialDbRow[] {
+  return statement<TrialDbRow>(archive, `SELECT * FROM trials WHERE report_digest IS NOT NULL ORDER BY created DESC, trial_id DESC`).all();
+}
+
+/** The trial whose result has these bytes (the result artifact's digest), if any. */
+export function trialOfResultDigest(archive: Archive, digest: string): number | undefined {
+  return statement<{ trial_id: number }>(archive, 'SELECT trial_id FROM trials WHERE result_digest = ? ORDER BY trial_id LIMIT 1').get(digest)?.trial_id;
+}
+
+/** What `archive check` reads of a trial. */
+export interface CheckedTrialRow {
+  trial_id: number;
+  status: TrialStatus;
+  manifest_hash: string;
+  model_id: string;
+  result_digest: string | null;
+  report_digest: string | null;
+  summary_digest: string | null;
+  operational_digest: string | null;
+}
+
+const CHECKED_TRIAL_SELECT = 'SELECT trial_id, status, manifest_hash, model_id, result_digest, report_digest, summary_digest, operational_digest FROM trials';
+
+/** The given trials (those that exist, in the given order), or every trial in ID order. */
+export function checkedTrialRows(archive: Archive, trialIds: readonly number[] | undefined): CheckedTrialRow[] {
+  if (trialIds === undefined) return statement<CheckedTrialRow>(archive, `${CHECKED_TRIAL_SELECT} ORDER BY trial_id`).all();
+  const one = statement<CheckedTrialRow>(archive, `${CHECKED_TRIAL_SELECT} WHERE trial_id = ?`);
+  return trialIds.map((id) => one.get(id)).filter((r): r is CheckedTrialRow => r !== undefined);
 }

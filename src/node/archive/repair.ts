@@ -48,7 +48,7 @@ function reason(error: unknown): string {
 export async function repairTrial(archive: Archive, trialId: number, damage: readonly TrialDamage[], score?: (job: ScoreJob) => Promise<ScoredTrial>): Promise<TrialRepair> {
   const repaired: string[] = [];
   const unrepaired: string[] = [];
-  const row = getTrialDbRow(archive.db, trialId);
+  const row = getTrialDbRow(archive, trialId);
   if (row === undefined) return { repaired, unrepaired: [`trial ${trialId} is no longer in the archive`] };
   const episodesDamaged = damage.some((d) => d.kind === 'episode');
   let resultSound = !damage.some((d) => d.kind === 'result' || d.kind === 'result-missing');
@@ -62,20 +62,20 @@ export async function repairTrial(archive: Archive, trialId: number, damage: rea
           break;
         }
         try {
-          const manifest = loadStoredManifest(archive.db, row.manifest_hash);
+          const manifest = loadStoredManifest(archive, row.manifest_hash);
           if (manifest === undefined) {
             unrepaired.push(`result ${d.digest}: not rebuilt, since the trial's manifest ${row.manifest_hash} is missing`);
             break;
           }
-          const composed = await composeStoredResult(archive.db, trialId, manifest, row.manifest_hash, row.model_id);
+          const composed = await composeStoredResult(archive, trialId, manifest, row.manifest_hash, row.model_id);
           if (composed.digest !== d.digest) {
             unrepaired.push(`result ${d.digest}: its ${composed.episodes} stored episodes compose to result ${composed.digest}, not to the trial's result; left as it is`);
             break;
           }
           // Packed and read back (packChunksAsync verifies), then stored over the damaged row.
           const packed = await packChunksAsync('result', composed.chunks, composed.digest);
-          archive.write((db) => putPacked(db, packed));
-          await getArtifactAsync(archive.db, composed.digest);
+          archive.write((archive) => putPacked(archive, packed));
+          await getArtifactAsync(archive, composed.digest);
           rebuilt = composed.chunks as Buffer[];
           resultSound = true;
           repaired.push(`result ${d.digest}: rebuilt from its ${composed.episodes} stored episodes (${describeBytes(composed.size)}, the trial's result digest) and replaced`);
@@ -127,12 +127,12 @@ async function rescore(
   if (score === undefined) return fail('since re-scoring was not asked for');
   if (!resultSound || row.result_digest === null) return fail('since the trial has no sound result to score');
   try {
-    const result = rebuilt ?? [await getArtifactAsync(archive.db, row.result_digest)];
+    const result = rebuilt ?? [await getArtifactAsync(archive, row.result_digest)];
     const size = result.reduce((n, c) => n + c.length, 0);
     if (size > MAX_TEXT_INPUT_BYTES) return fail(`since its result (${describeBytes(size)}) is larger than the ${describeBytes(MAX_TEXT_INPUT_BYTES)} scored as one text here`);
-    const manifest = loadStoredManifest(archive.db, row.manifest_hash);
+    const manifest = loadStoredManifest(archive, row.manifest_hash);
     if (manifest === undefined) return fail(`since its manifest ${row.manifest_hash} is missing`);
-    const scored = await score(scoreJobOf(archive.db, result, `trial ${row.trial_id}`, manifest.suite.suite_hash, row.pack_digest));
+    const scored = await score(scoreJobOf(archive, result, `trial ${row.trial_id}`, manifest.suite.suite_hash, row.pack_digest));
     const repaired: string[] = [];
     const unrepaired: string[] = [];
     for (const d of damage) {
@@ -141,7 +141,7 @@ async function rescore(
         unrepaired.push(`${d.kind} ${d.digest}: re-scoring gave other bytes (${sha256Text(text)}); left as it is`);
         continue;
       }
-      archive.write((db) => putText(db, d.kind === 'score-report' ? 'score-report' : 'summary', text));
+      archive.write((archive) => putText(archive, d.kind === 'score-report' ? 'score-report' : 'summary', text));
       repaired.push(`${d.kind} ${d.digest}: re-scored from the result and replaced`);
     }
     return { repaired, unrepaired };

@@ -7,7 +7,7 @@
  * itself.
  */
 
-import type { Db } from './db.js';
+import type { Archive } from './archive.js';
 import { packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from './inputs-store.js';
 import { scoreResultText, type ScoredTrial } from './score-trial.js';
 
@@ -23,13 +23,13 @@ export interface ScoreJob {
 }
 
 /** The job of a result text against a stored suite (and pack), its bytes read (and digest-checked) from the archive. */
-export function scoreJobOf(db: Db, result: string | readonly Uint8Array[], source: string, suiteHash: string, packDigest: string | null): ScoreJob {
+export function scoreJobOf(archive: Archive, result: string | readonly Uint8Array[], source: string, suiteHash: string, packDigest: string | null): ScoreJob {
   return {
     result,
     source,
     suiteHash,
-    suiteFiles: [...storedSuiteFiles(db, suiteHash)],
-    pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(db, packDigest)] },
+    suiteFiles: [...storedSuiteFiles(archive, suiteHash)],
+    pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive, packDigest)] },
   };
 }
 

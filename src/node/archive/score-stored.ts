@@ -12,8 +12,7 @@ import { scoreReportText } from '../../core/scoring/report.js';
 import { summaryText } from '../../core/scoring/summary.js';
 import type { ResultPieces } from '../eval/result-reader.js';
 import { piecesTrial, scoreAuthenticated } from '../workflows/score.js';
-import { openArchiveFile } from './db.js';
-import type { Archive } from './archive.js';
+import { Archive } from './archive.js';
 import { loadStoredManifest, packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from './inputs-store.js';
 import { getTrialDbRow } from './queries.js';
 import type { ScoredTrial } from './score-trial.js';
@@ -44,26 +43,26 @@ export function scoreStoredJobOf(archive: Archive, trialId: number, source: stri
     source,
     fileDigest,
     suiteHash,
-    suiteFiles: [...storedSuiteFiles(archive.db, suiteHash)],
-    pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive.db, packDigest)] },
+    suiteFiles: [...storedSuiteFiles(archive, suiteHash)],
+    pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive, packDigest)] },
   };
 }
 
 export function runScoreStoredJob(job: ScoreStoredJob): ScoredTrial {
   const pack = job.pack === null ? null : packFromFiles(new Map(job.pack.files), job.pack.digest, false);
   const suite = pack?.suite ?? suiteFromFiles(new Map(job.suiteFiles), `archive:suite/${job.suiteHash.slice(0, 12)}`);
-  const { db, close } = openArchiveFile(job.archivePath, { mode: 'read' });
+  const archive = Archive.open(job.archivePath, { mode: 'read' });
   try {
-    const row = getTrialDbRow(db, job.trialId);
+    const row = getTrialDbRow(archive, job.trialId);
     if (row === undefined) throw new ValidationError(`archive: there is no trial ${job.trialId}`);
-    const manifest = loadStoredManifest(db, row.manifest_hash);
+    const manifest = loadStoredManifest(archive, row.manifest_hash);
     if (manifest === undefined) throw new ValidationError(`archive: trial ${job.trialId} names manifest ${row.manifest_hash}, which is missing`);
-    const refs = storedEpisodeRefs(db, job.trialId);
-    const head = storedResultHead(db, job.trialId, manifest, row.manifest_hash, row.model_id);
+    const refs = storedEpisodeRefs(archive, job.trialId);
+    const head = storedResultHead(archive, job.trialId, manifest, row.manifest_hash, row.model_id);
     const pieces: ResultPieces = {
       tail: head.slice(EMPTY_EPISODES.length),
       count: refs.length,
-      episode: (i) => storedEpisodeJson(db, refs[i]!),
+      episode: (i) => storedEpisodeJson(archive, refs[i]!),
       at: () => 0,
       digest: job.fileDigest,
     };
@@ -71,6 +70,6 @@ export function runScoreStoredJob(job: ScoreStoredJob): ScoredTrial {
     const report = scoreAuthenticated({ suite, pack, trials: [trial], results: [{ source: job.source }] });
     return { report, reportText: scoreReportText(report), summary: summaryText(report) };
   } finally {
-    close();
+    archive.close();
   }
 }

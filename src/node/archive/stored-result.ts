@@ -15,8 +15,8 @@ import { buildResult, resultText } from '../../core/eval/result.js';
 import { StreamingFileDigest } from '../../core/eval/result-stream.js';
 import { describeBytes } from '../inputs.js';
 import { deflateChunksInPool, getArtifact, getArtifactAsync, utf8, verifyPacked, type PackedArtifact } from './artifacts.js';
-import { stmt, type Db } from './db.js';
-import { entryRows, storedFailures } from './trials-store.js';
+import type { Archive } from './archive.js';
+import { countDoneEpisodes, entryRows, storedFailures } from './trials-store.js';
 
 /**
  * The canonical JSON of each committed episode of a trial, in index order,
@@ -26,10 +26,10 @@ import { entryRows, storedFailures } from './trials-store.js';
  * (each artifact digest-checked as it is read, and inflated in the thread
  * pool). One episode is read at a time.
  */
-export async function* storedEpisodeChunks(db: Db, trialId: number): AsyncGenerator<readonly Buffer[], void, undefined> {
-  for (const r of entryRows(db, trialId)) {
+export async function* storedEpisodeChunks(archive: Archive, trialId: number): AsyncGenerator<readonly Buffer[], void, undefined> {
+  for (const r of entryRows(archive, trialId)) {
     if (r.status !== 'done') continue;
-    const [metrics, record] = await Promise.all([getArtifactAsync(db, r.metrics_digest!), getArtifactAsync(db, r.record_digest!)]);
+    const [metrics, record] = await Promise.all([getArtifactAsync(archive, r.metrics_digest!), getArtifactAsync(archive, r.record_digest!)]);
     yield episodeJsonChunks(r.idx, metrics, record);
   }
 }
@@ -64,11 +64,11 @@ const COMMA = utf8(',');
  * texts (storedEpisodeChunks) without parsing them; the final LF is a
  * chunk of its own. The event loop gets a turn between episodes.
  */
-export async function* storedResultChunks(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): AsyncGenerator<Buffer, void, undefined> {
-  const head = storedResultHead(db, trialId, manifest, manifestHash, modelId);
+export async function* storedResultChunks(archive: Archive, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): AsyncGenerator<Buffer, void, undefined> {
+  const head = storedResultHead(archive, trialId, manifest, manifestHash, modelId);
   yield utf8('{"episodes":[');
   let episodes = 0;
-  for await (const episode of storedEpisodeChunks(db, trialId)) {
+  for await (const episode of storedEpisodeChunks(archive, trialId)) {
     if (episodes++ > 0) yield COMMA;
     yield* episode;
   }
@@ -78,19 +78,19 @@ export async function* storedResultChunks(db: Db, trialId: number, manifest: Eva
 }
 
 /** The result text of a trial's manifest, model and stored failures, without its episodes. */
-export function storedResultHead(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): string {
-  return resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(db, trialId)));
+export function storedResultHead(archive: Archive, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): string {
+  return resultText(buildResult(manifest, manifestHash, modelId, [], storedFailures(archive, trialId)));
 }
 
 /** storedResultChunks collected, with both digests from one pass of the hash. */
-export async function composeStoredResult(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<ComposedResult> {
+export async function composeStoredResult(archive: Archive, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<ComposedResult> {
   const chunks: Buffer[] = [];
   const digest = new ResultBytesDigest();
-  for await (const chunk of storedResultChunks(db, trialId, manifest, manifestHash, modelId)) {
+  for await (const chunk of storedResultChunks(archive, trialId, manifest, manifestHash, modelId)) {
     chunks.push(chunk);
     digest.update(chunk);
   }
-  return { chunks, ...digest.result(), episodes: countDone(db, trialId) };
+  return { chunks, ...digest.result(), episodes: countDoneEpisodes(archive, trialId) };
 }
 
 /**
@@ -114,20 +114,17 @@ export class ResultBytesDigest {
   }
 }
 
-function countDone(db: Db, trialId: number): number {
-  return (stmt(db, "SELECT COUNT(*) AS n FROM episodes WHERE trial_id = ? AND status = 'done'").get(trialId) as { n: number }).n;
-}
 
 /** The digests of a trial's committed episodes' record and metrics artifacts, in index order. */
-export function storedEpisodeRefs(db: Db, trialId: number): { readonly index: number; readonly record: string; readonly metrics: string }[] {
-  return entryRows(db, trialId)
+export function storedEpisodeRefs(archive: Archive, trialId: number): { readonly index: number; readonly record: string; readonly metrics: string }[] {
+  return entryRows(archive, trialId)
     .filter((r) => r.status === 'done')
     .map((r) => ({ index: r.idx, record: r.record_digest!, metrics: r.metrics_digest! }));
 }
 
 /** One committed episode's canonical JSON, composed from its stored texts (as storedEpisodeChunks, in this thread). */
-export function storedEpisodeJson(db: Db, ref: { readonly index: number; readonly record: string; readonly metrics: string }): string {
-  return Buffer.concat(episodeJsonChunks(ref.index, getArtifact(db, ref.metrics), getArtifact(db, ref.record))).toString('utf8');
+export function storedEpisodeJson(archive: Archive, ref: { readonly index: number; readonly record: string; readonly metrics: string }): string {
+  return Buffer.concat(episodeJsonChunks(ref.index, getArtifact(archive, ref.metrics), getArtifact(archive, ref.record))).toString('utf8');
 }
 
 
@@ -140,9 +137,9 @@ export const MAX_STORED_BLOB_BYTES = 1_000_000_000;
  * one string; the compressed bytes are then read back (verifyPacked). Throws an OutputError when even the compressed bytes do not
  * fit in one archive artifact.
  */
-export async function packStoredResult(db: Db, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<{ packed: PackedArtifact; fileDigest: string }> {
+export async function packStoredResult(archive: Archive, trialId: number, manifest: EvaluationManifest, manifestHash: string, modelId: string): Promise<{ packed: PackedArtifact; fileDigest: string }> {
   const digest = new ResultBytesDigest();
-  const chunks = storedResultChunks(db, trialId, manifest, manifestHash, modelId);
+  const chunks = storedResultChunks(archive, trialId, manifest, manifestHash, modelId);
   async function* digested(): AsyncGenerator<Buffer, void, undefined> {
     for await (const chunk of chunks) {
       digest.update(chunk);

@@ -22,7 +22,7 @@ import type { RunRecord } from '../../core/sim/record.js';
 import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
 import { getArtifact, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
-import { stmt, type Db } from './db.js';
+import { statement, type Archive } from './archive.js';
 
 export interface NewTrial {
   readonly modelId: string;
@@ -49,9 +49,9 @@ export function roundedScore(value: string | null): string | null {
 }
 
 /** Creates the trial row and one `missing` row per scheduled episode (inside the caller's transaction). */
-export function insertTrial(db: Db, t: NewTrial): number {
-  const info = stmt(
-    db,
+export function insertTrial(archive: Archive, t: NewTrial): number {
+  const info = statement(
+      archive,
       `INSERT INTO trials (model_id, manifest_hash, suite_id, pack_digest, pack_id, official, status, origin, agent_label, run_config, episodes_scheduled, created)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
@@ -70,9 +70,9 @@ export function insertTrial(db: Db, t: NewTrial): number {
       new Date().toISOString(),
     );
   const trialId = Number(info.lastInsertRowid);
-  const episode = stmt(db, `INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (?, ?, ?, ?, 'missing')`);
+  const episode = statement(archive, `INSERT INTO episodes (trial_id, idx, scenario_id, family, status) VALUES (?, ?, ?, ?, 'missing')`);
   for (const e of t.manifest.episodes) episode.run(trialId, e.index, e.scenario_id, t.families.get(e.scenario_id) ?? '');
-  const family = stmt(db, 'INSERT OR IGNORE INTO trial_families (family, trial_id) VALUES (?, ?)');
+  const family = statement(archive, 'INSERT OR IGNORE INTO trial_families (family, trial_id) VALUES (?, ?)');
   for (const f of new Set(t.families.values())) family.run(f, trialId);
   return trialId;
 }
@@ -120,45 +120,44 @@ export function episodeRowOf(episode: ResultEpisode): EpisodeRowData {
  * byte length of the two canonical texts (what the episode adds to the
  * trial's result text, but for a few bytes of keys).
  */
-export function storeEpisode(db: Db, trialId: number, episode: ResultEpisode, score: string | null, packed: PackedEpisode = packEpisode(episode)): number {
-  return storeEpisodeRow(db, trialId, episodeRowOf(episode), score, packed);
+export function storeEpisode(archive: Archive, trialId: number, episode: ResultEpisode, score: string | null, packed: PackedEpisode = packEpisode(episode)): number {
+  return storeEpisodeRow(archive, trialId, episodeRowOf(episode), score, packed);
 }
 
 /** storeEpisode from the row's data and the packed artifacts (an import prepared elsewhere). */
-export function storeEpisodeRow(db: Db, trialId: number, e: EpisodeRowData, score: string | null, packed: PackedEpisode): number {
-  const recordDigest = putPacked(db, packed.record);
-  const metricsDigest = putPacked(db, packed.metrics);
-  const changed = stmt(
-    db,
+export function storeEpisodeRow(archive: Archive, trialId: number, e: EpisodeRowData, score: string | null, packed: PackedEpisode): number {
+  const recordDigest = putPacked(archive, packed.record);
+  const metricsDigest = putPacked(archive, packed.metrics);
+  const changed = statement(
+      archive,
       `UPDATE episodes SET status = 'done', failure_kind = NULL, failure_message = NULL, termination = ?, steps = ?, evacuated = ?, dead = ?, stranded = ?,
          score = ?, score_key = ?, record_digest = ?, metrics_digest = ?
        WHERE trial_id = ? AND idx = ? AND status = 'missing'`,
     )
     .run(e.termination, e.steps, e.evacuated, e.dead, e.stranded, score, sortKey(score), recordDigest, metricsDigest, trialId, e.index).changes;
   if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${e.index}`);
-  stmt(
-    db,
+  statement(
+    archive,
     'UPDATE trials SET episodes_completed = episodes_completed + 1, evacuated = evacuated + ?, dead = dead + ?, stranded = stranded + ? WHERE trial_id = ?',
   ).run(e.evacuated, e.dead, e.stranded, trialId);
   return packed.record.size + packed.metrics.size;
 }
 
 /** The bytes of the stored records and metrics of a trial's committed episodes (their canonical texts are ASCII-sized at least). */
-export function storedEpisodeBytes(db: Db, trialId: number): { readonly episodes: number; readonly bytes: number } {
-  const row = stmt(
-    db,
+export function storedEpisodeBytes(archive: Archive, trialId: number): { readonly episodes: number; readonly bytes: number } {
+  return statement<{ episodes: number; bytes: number }>(
+    archive,
     `SELECT COUNT(*) AS episodes, COALESCE(SUM(r.size + m.size), 0) AS bytes FROM episodes e
        JOIN artifacts r ON r.digest = e.record_digest JOIN artifacts m ON m.digest = e.metrics_digest
      WHERE e.trial_id = ? AND e.status = 'done'`,
-  ).get(trialId) as { episodes: number; bytes: number };
-  return row;
+  ).get(trialId)!;
 }
 
-export function storeFailure(db: Db, trialId: number, failure: FailureDeclaration): void {
-  const changed = stmt(db, `UPDATE episodes SET status = 'failed', failure_kind = ?, failure_message = ? WHERE trial_id = ? AND idx = ? AND status = 'missing'`)
+export function storeFailure(archive: Archive, trialId: number, failure: FailureDeclaration): void {
+  const changed = statement(archive, `UPDATE episodes SET status = 'failed', failure_kind = ?, failure_message = ? WHERE trial_id = ? AND idx = ? AND status = 'missing'`)
     .run(failure.kind, failure.message, trialId, failure.index).changes;
   if (changed !== 1) throw new ValidationError(`archive: trial ${trialId} has no open episode ${failure.index}`);
-  stmt(db, 'UPDATE trials SET episodes_failed = episodes_failed + 1 WHERE trial_id = ?').run(trialId);
+  statement(archive, 'UPDATE trials SET episodes_failed = episodes_failed + 1 WHERE trial_id = ?').run(trialId);
 }
 
 export interface EntryRow {
@@ -170,14 +169,14 @@ export interface EntryRow {
   metrics_digest: string | null;
 }
 
-export function entryRows(db: Db, trialId: number): EntryRow[] {
-  return stmt(db, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`).all(trialId) as EntryRow[];
+export function entryRows(archive: Archive, trialId: number): EntryRow[] {
+  return statement<EntryRow>(archive, `SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status != 'missing' ORDER BY idx`).all(trialId);
 }
 
 /** Calls `episode` for each committed episode's row, in index order; returns the declared failures. */
-function visitEntries(db: Db, trialId: number, episode: (row: EntryRow) => void): FailureDeclaration[] {
+function visitEntries(archive: Archive, trialId: number, episode: (row: EntryRow) => void): FailureDeclaration[] {
   const failures: FailureDeclaration[] = [];
-  for (const r of entryRows(db, trialId)) {
+  for (const r of entryRows(archive, trialId)) {
     if (r.status === 'failed') failures.push({ index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' });
     else episode(r);
   }
@@ -185,20 +184,20 @@ function visitEntries(db: Db, trialId: number, episode: (row: EntryRow) => void)
 }
 
 /** The committed episodes and declared failures of a trial, rebuilt from the digest-checked artifacts. */
-export function storedEntries(db: Db, trialId: number): { episodes: ResultEpisode[]; failures: FailureDeclaration[] } {
+export function storedEntries(archive: Archive, trialId: number): { episodes: ResultEpisode[]; failures: FailureDeclaration[] } {
   const episodes: ResultEpisode[] = [];
-  const failures = visitEntries(db, trialId, (r) => {
+  const failures = visitEntries(archive, trialId, (r) => {
     const source = `archive:trial/${trialId}/episode/${r.idx}`;
-    const record = parseJsonInput(getArtifact(db, r.record_digest!).toString('utf8'), source) as unknown as RunRecord;
-    const metrics = parseJsonInput(getArtifact(db, r.metrics_digest!).toString('utf8'), source) as unknown as EpisodeMetrics;
+    const record = parseJsonInput(getArtifact(archive, r.record_digest!).toString('utf8'), source) as unknown as RunRecord;
+    const metrics = parseJsonInput(getArtifact(archive, r.metrics_digest!).toString('utf8'), source) as unknown as EpisodeMetrics;
     episodes.push({ index: r.idx, metrics, record });
   });
   return { episodes, failures };
 }
 
 /** The declared failures of a trial, in index order. */
-export function storedFailures(db: Db, trialId: number): FailureDeclaration[] {
-  return visitEntries(db, trialId, () => undefined);
+export function storedFailures(archive: Archive, trialId: number): FailureDeclaration[] {
+  return visitEntries(archive, trialId, () => undefined);
 }
 
 /**
@@ -216,15 +215,13 @@ export type StoredEpisode =
  * the whole result for one record); undefined when the trial has no such
  * episode.
  */
-export function storedEpisode(db: Db, trialId: number, index: number): StoredEpisode | undefined {
-  const r = stmt(db, 'SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND idx = ?').get(trialId, index) as
-    | EntryRow
-    | undefined;
+export function storedEpisode(archive: Archive, trialId: number, index: number): StoredEpisode | undefined {
+  const r = statement<EntryRow>(archive, 'SELECT idx, status, failure_kind, failure_message, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND idx = ?').get(trialId, index);
   if (r === undefined) return undefined;
   switch (r.status) {
     case 'done':
       // The artifact is the record's canonical JSON (storeEpisode), which is recordText without its LF.
-      return { status: 'done', recordText: getArtifact(db, r.record_digest!).toString('utf8') + '\n' };
+      return { status: 'done', recordText: getArtifact(archive, r.record_digest!).toString('utf8') + '\n' };
     case 'failed':
       return { status: 'failed', failure: { index: r.idx, kind: r.failure_kind as FailureDeclaration['kind'], message: r.failure_message ?? '' } };
     case 'missing':
@@ -239,24 +236,24 @@ export function storedEpisode(db: Db, trialId: number, index: number): StoredEpi
  * (their artifacts digest-checked one at a time, then dropped, so memory
  * stays bounded by one episode) and its declared failures.
  */
-export function storedIndices(db: Db, trialId: number): { indices: number[]; failures: FailureDeclaration[] } {
+export function storedIndices(archive: Archive, trialId: number): { indices: number[]; failures: FailureDeclaration[] } {
   const indices: number[] = [];
-  const failures = visitEntries(db, trialId, (r) => {
-    getArtifact(db, r.record_digest!);
-    getArtifact(db, r.metrics_digest!);
+  const failures = visitEntries(archive, trialId, (r) => {
+    getArtifact(archive, r.record_digest!);
+    getArtifact(archive, r.metrics_digest!);
     indices.push(r.idx);
   });
   return { indices, failures };
 }
 
 /** Stores the final result (packed: packArtifact('result', ...)), the score report and its summary, and the trial's final status and score. */
-export function storeOutcome(db: Db, trialId: number, o: { result: PackedArtifact; complete: boolean; report: ScoreReport | null; reportText: string | null; summary: string | null }): void {
-  const resultDigest = putPacked(db, o.result);
-  const reportDigest = o.reportText === null ? null : putText(db, 'score-report', o.reportText);
-  const summaryDigest = o.summary === null ? null : putText(db, 'summary', o.summary);
+export function storeOutcome(archive: Archive, trialId: number, o: { result: PackedArtifact; complete: boolean; report: ScoreReport | null; reportText: string | null; summary: string | null }): void {
+  const resultDigest = putPacked(archive, o.result);
+  const reportDigest = o.reportText === null ? null : putText(archive, 'score-report', o.reportText);
+  const summaryDigest = o.summary === null ? null : putText(archive, 'summary', o.summary);
   const r = o.report;
-  stmt(
-    db,
+  statement(
+    archive,
     `UPDATE trials SET status = ?, result_digest = ?, report_digest = ?, summary_digest = ?, score = ?, score_key = ?, score_rounded = ?, interval_low = ?, interval_high = ?
      WHERE trial_id = ?`,
   ).run(
@@ -273,23 +270,41 @@ export function storeOutcome(db: Db, trialId: number, o: { result: PackedArtifac
   );
   if (r === null) return;
   // Episode scores from the report: the scorer's exact figures, also for episodes a run could not score as it went.
-  const update = stmt(db, 'UPDATE episodes SET score = ?, score_key = ? WHERE trial_id = ? AND idx = ?');
+  const update = statement(archive, 'UPDATE episodes SET score = ?, score_key = ? WHERE trial_id = ? AND idx = ?');
   for (const e of r.episodes) {
     const score = e.trials[0]?.score ?? null;
     update.run(score, sortKey(score), trialId, e.index);
   }
 }
 
-export function setTrialStatus(db: Db, trialId: number, status: TrialStatus): void {
-  stmt(db, 'UPDATE trials SET status = ? WHERE trial_id = ?').run(status, trialId);
+export function setTrialStatus(archive: Archive, trialId: number, status: TrialStatus): void {
+  statement(archive, 'UPDATE trials SET status = ? WHERE trial_id = ?').run(status, trialId);
 }
 
 /** Records how the trial's agent is isolated (`sandboxed`, `none`, `in_process`): set when a run starts or resumes, or from an imported operational record. */
-export function setTrialIsolation(db: Db, trialId: number, isolation: IsolationLevel): void {
-  stmt(db, 'UPDATE trials SET isolation = ? WHERE trial_id = ?').run(isolation, trialId);
+export function setTrialIsolation(archive: Archive, trialId: number, isolation: IsolationLevel): void {
+  statement(archive, 'UPDATE trials SET isolation = ? WHERE trial_id = ?').run(isolation, trialId);
+}
+
+/** Names the trial's operational record (an `operational` artifact stored in the same transaction). */
+export function setOperationalDigest(archive: Archive, trialId: number, digest: string): void {
+  statement(archive, 'UPDATE trials SET operational_digest = ? WHERE trial_id = ?').run(digest, trialId);
+}
+
+/** How many of a trial's episodes are committed. */
+export function countDoneEpisodes(archive: Archive, trialId: number): number {
+  return statement<{ n: number }>(archive, "SELECT COUNT(*) AS n FROM episodes WHERE trial_id = ? AND status = 'done'").get(trialId)!.n;
+}
+
+/** The artifacts of a trial's committed episodes, in index order (archive check). */
+export function doneEpisodeDigests(archive: Archive, trialId: number): { idx: number; record_digest: string; metrics_digest: string }[] {
+  return statement<{ idx: number; record_digest: string; metrics_digest: string }>(
+    archive,
+    "SELECT idx, record_digest, metrics_digest FROM episodes WHERE trial_id = ? AND status = 'done' ORDER BY idx",
+  ).all(trialId);
 }
 
 /** Trials a crash or quit left `running` become `interrupted` (at the writer's start, when no run of this process can be live). */
-export function interruptStaleRuns(db: Db): number {
-  return stmt(db, `UPDATE trials SET status = 'interrupted' WHERE status = 'running'`).run().changes;
+export function interruptStaleRuns(archive: Archive): number {
+  return statement(archive, `UPDATE trials SET status = 'interrupted' WHERE status = 'running'`).run().changes;
 }

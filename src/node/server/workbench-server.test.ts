@@ -153,7 +153,7 @@ describe('the browser-mode server', () => {
           let text = '';
           res.on('data', (c: Buffer) => {
             text += c.toString('utf8');
-            if (text.includes('connected')) server.broadcast('archive.changed', { trialId: 7 });
+            if (text.includes('connected')) server.broadcast('archive.changed', { kind: 'trial', trialId: 7, what: 'progress' });
             if (text.includes('data: ')) {
               req.destroy();
               resolve(text);
@@ -165,7 +165,7 @@ describe('the browser-mode server', () => {
       req.end();
     });
     const text = await received;
-    expect(text).toContain('event: archive.changed\ndata: {"trialId":7}');
+    expect(text).toContain('event: archive.changed\ndata: {"kind":"trial","trialId":7,"what":"progress"}');
   });
 
   it('drops an event-stream page that stops reading instead of buffering for it', async () => {

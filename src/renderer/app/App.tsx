@@ -16,11 +16,12 @@ import { CompareView } from '../views/compare/CompareView.js';
 import { LeaderboardView } from '../views/leaderboard/LeaderboardView.js';
 import { GenerateView } from '../views/generate/GenerateView.js';
 import { SigningView } from '../views/signing/SigningView.js';
+import { TRIAL_LISTS } from './archive-changes.js';
 
 export function App() {
   const [location, setLocation] = useState<Location>(loadLocation);
-  const info = useQuery((api) => api['app.info']({}), 'info');
-  const runs = useQuery((api) => api['runs.list']({}), 'runs');
+  const info = useQuery((api) => api['app.info']({}), 'info', []);
+  const runs = useQuery((api) => api['runs.list']({}), 'runs', TRIAL_LISTS);
   useEvent('run.progress', (p) => {
     if (p.state !== 'running') runs.refetch();
   });

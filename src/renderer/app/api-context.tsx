@@ -8,6 +8,7 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 import type { WorkbenchApi } from '../../shared/api/client.js';
 import type { EventName, Events } from '../../shared/api/contract.js';
 import type { ApiError, ApiResult } from '../../shared/api/result.js';
+import { touches, type ArchiveTopic } from './archive-changes.js';
 
 const ApiContext = createContext<WorkbenchApi | null>(null);
 
@@ -37,17 +38,24 @@ export interface Query<T> {
 
 /**
  * Runs `call` now, again whenever `key` changes, on `refetch()`, and on every
- * `archive.changed` event (so a view never shows a stale archive). The last
- * good answer stays on screen while a refetch is in flight.
+ * `archive.changed` event that touches one of `topics`, the parts of the
+ * archive the answer shows (archive-changes.ts; none for an answer the
+ * archive does not hold), so a view never shows a stale archive and never
+ * refetches what did not change. The last good answer stays on screen while
+ * a refetch is in flight.
  */
-export function useQuery<T>(call: (api: WorkbenchApi) => Promise<ApiResult<T>>, key: string): Query<T> {
+export function useQuery<T>(call: (api: WorkbenchApi) => Promise<ApiResult<T>>, key: string, topics: readonly ArchiveTopic[]): Query<T> {
   const api = useApi();
   const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: true });
   const [tick, setTick] = useState(0);
   const callRef = useRef(call);
   callRef.current = call;
   const refetch = useCallback(() => setTick((t) => t + 1), []);
-  useEvent('archive.changed', refetch);
+  const topicsRef = useRef(topics);
+  topicsRef.current = topics;
+  useEvent('archive.changed', (change) => {
+    if (touches(change, topicsRef.current)) refetch();
+  });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));

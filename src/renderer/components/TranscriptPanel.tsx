@@ -15,7 +15,7 @@ import { ErrorMessage } from './ErrorMessage.js';
 import { drivingCall } from './transcript-steps.js';
 
 export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: number; index: number; step: number; onSeek?: (step: number) => void }) {
-  const q = useQuery((a) => a['episodes.transcript']({ trialId, index }), `transcript/${trialId}/${index}`);
+  const q = useQuery((a) => a['episodes.transcript']({ trialId, index }), `transcript/${trialId}/${index}`, [{ trialId }]);
   const current = q.data === null ? -1 : drivingCall(q.data.lines, step);
   const list = useRef<HTMLOListElement | null>(null);
   // Keep the marked call in view while the replay plays.

@@ -2,13 +2,15 @@
  * Rows of a large server-side list, fetched page by page as the virtualized
  * table scrolls to them: only the visible pages are ever requested, so the
  * table stays fast with 100,000 archived rows. A new `key` (sort or filter)
- * starts over; `archive.changed` refetches the pages already seen.
+ * starts over; an `archive.changed` event that touches `topics`
+ * (archive-changes.ts) refetches the pages already seen.
  */
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PageOf } from '../../shared/api/contract.js';
 import type { ApiError, ApiResult } from '../../shared/api/result.js';
 import { useEvent } from '../app/api-context.js';
+import { touches, type ArchiveTopic } from '../app/archive-changes.js';
 
 export const PAGE_SIZE = 200;
 
@@ -20,7 +22,7 @@ export interface PagedRows<T> {
   ensure(start: number, end: number): void;
 }
 
-export function usePagedRows<T>(fetchPage: (offset: number, limit: number) => Promise<ApiResult<PageOf<T>>>, key: string): PagedRows<T> {
+export function usePagedRows<T>(fetchPage: (offset: number, limit: number) => Promise<ApiResult<PageOf<T>>>, key: string, topics: readonly ArchiveTopic[]): PagedRows<T> {
   const pages = useRef(new Map<number, readonly T[]>());
   const inFlight = useRef(new Set<number>());
   const generation = useRef(0);
@@ -62,7 +64,11 @@ export function usePagedRows<T>(fetchPage: (offset: number, limit: number) => Pr
   );
 
   useEffect(() => reset(false), [key, reset]);
-  useEvent('archive.changed', () => reset(true));
+  const topicsRef = useRef(topics);
+  topicsRef.current = topics;
+  useEvent('archive.changed', (change) => {
+    if (touches(change, topicsRef.current)) reset(true);
+  });
 
   return {
     total,

@@ -263,10 +263,24 @@ export interface RunProgressEvent {
   readonly usage?: { readonly calls: number; readonly inputTokens: number; readonly outputTokens: number; readonly cost: string | null; readonly costUnit: string | null };
 }
 
+/**
+ * What changed in the archive, so that a view refetches only the queries
+ * that show it (src/renderer/app/archive-changes.ts):
+ *
+ * - a trial: `added` (started or imported), `progress` (episodes committed
+ *   while it runs), `status` (it ended, was interrupted or resumed: its
+ *   status, score and report), `details` (its operational record,
+ *   signatures, or a repair);
+ * - the catalog: a suite, a manifest or a pack was added.
+ */
+export type ArchiveChange =
+  | { readonly kind: 'trial'; readonly trialId: number; readonly what: 'added' | 'progress' | 'status' | 'details' }
+  | { readonly kind: 'catalog'; readonly what: 'suites' | 'manifests' | 'packs' };
+
 export interface Events {
   'run.progress': RunProgressEvent;
-  /** The archive changed (a trial was added, imported or updated): views refetch. */
-  'archive.changed': { readonly trialId: number | null };
+  /** The archive changed: what changed, so that views refetch only what shows it. */
+  'archive.changed': ArchiveChange;
 }
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = ['run.progress', 'archive.changed'];

@@ -15,6 +15,7 @@ import { approx, points } from '../../components/format.js';
 import { BundleExport, downloadCsv } from '../../components/BundleExport.js';
 import { LockstepReplay } from './LockstepReplay.js';
 import '../../replay/replay.css';
+import { TRIAL_OUTCOMES } from '../../app/archive-changes.js';
 
 const OUTCOME_TEXT: Record<string, string> = {
   exact_tie: 'Exact tie: every paired episode scores the same.',
@@ -75,7 +76,7 @@ function sortPaired(episodes: readonly PairedEpisode[], order: Order): PairedEpi
 
 export function CompareView() {
   const api = useApi();
-  const trials = useQuery((a) => a['trials.list']({ limit: 1000, sort: 'created', direction: 'desc' }), 'compare-trials');
+  const trials = useQuery((a) => a['trials.list']({ limit: 1000, sort: 'created', direction: 'desc' }), 'compare-trials', TRIAL_OUTCOMES);
   const scored = (trials.data?.rows ?? []).filter((t) => t.score !== null);
   const [a, setA] = useState<number[]>([]);
   const [b, setB] = useState<number[]>([]);

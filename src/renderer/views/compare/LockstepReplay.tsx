@@ -15,8 +15,8 @@ import { downloadPng, FailedReplay, useLoadedEpisode } from '../replay/ReplayVie
 import type { ReplayScene } from '../../replay/scene.js';
 
 export function LockstepReplay({ trialA, trialB, index }: { trialA: number; trialB: number; index: number }) {
-  const qa = useQuery((a) => a['episodes.replay']({ trialId: trialA, index }), `${trialA}/${index}`);
-  const qb = useQuery((a) => a['episodes.replay']({ trialId: trialB, index }), `${trialB}/${index}`);
+  const qa = useQuery((a) => a['episodes.replay']({ trialId: trialA, index }), `${trialA}/${index}`, [{ trialId: trialA }]);
+  const qb = useQuery((a) => a['episodes.replay']({ trialId: trialB, index }), `${trialB}/${index}`, [{ trialId: trialB }]);
   const la = useLoadedEpisode(qa.data);
   const lb = useLoadedEpisode(qb.data);
   const clock = useMemo(() => new PlaybackClock(0), []);

@@ -29,7 +29,7 @@ const PREVIEW_LIMIT = 12;
 
 export function GenerateView({ go }: { go: Navigate }) {
   const api = useApi();
-  const shipped = useQuery((a) => a['generated.defaultConfig']({}), 'generated-default');
+  const shipped = useQuery((a) => a['generated.defaultConfig']({}), 'generated-default', []);
   const [configText, setConfigText] = useState<string | null>(null);
   const [batchSeed, setBatchSeed] = useState('1');
   const [preview, setPreview] = useState<Preview | null>(null);

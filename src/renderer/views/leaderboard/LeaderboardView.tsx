@@ -16,6 +16,7 @@ import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Busy } from '../../components/ProgressBar.js';
 import { points, shortHash } from '../../components/format.js';
 import '../../replay/replay.css';
+import { TRIAL_OUTCOMES } from '../../app/archive-changes.js';
 
 function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
   const board = group.board as LeaderboardArtifact | null;
@@ -84,7 +85,7 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
 }
 
 export function LeaderboardView({ go }: { go: Navigate }) {
-  const q = useQuery((a) => a.leaderboard({}), 'leaderboard');
+  const q = useQuery((a) => a.leaderboard({}), 'leaderboard', TRIAL_OUTCOMES);
   const boards = q.data?.boards ?? [];
   const official = boards.filter((b) => b.official);
   const unofficial = boards.filter((b) => !b.official);

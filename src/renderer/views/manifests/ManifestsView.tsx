@@ -17,8 +17,8 @@ import { splitSeeds } from './seeds.js';
 
 export function ManifestsView({ go }: { go: Navigate }) {
   const api = useApi();
-  const suites = useQuery((a) => a['suites.list']({}), 'suites');
-  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests');
+  const suites = useQuery((a) => a['suites.list']({}), 'suites', ['suites']);
+  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests', ['manifests']);
   const [suiteHash, setSuiteHash] = useState('');
   const [seeds, setSeeds] = useState('');
   const [created, setCreated] = useState<ManifestSummary | null>(null);

@@ -8,10 +8,11 @@ import { Busy } from '../../components/ProgressBar.js';
 import { RunningCard } from '../../components/RunningCard.js';
 import { count, dateTime, shortHash } from '../../components/format.js';
 import { TrialScore } from '../../components/TrialScore.js';
+import { EVERYTHING } from '../../app/archive-changes.js';
 
 export function OverviewView({ go }: { go: Navigate }) {
   const api = useApi();
-  const overview = useQuery((a) => a.overview({}), 'overview');
+  const overview = useQuery((a) => a.overview({}), 'overview', EVERYTHING);
   const resume = useAction<{ trialId: number }>();
   const o = overview.data;
 

@@ -62,7 +62,7 @@ export function useLoadedEpisode(replay: EpisodeSource | null): LoadedEpisode | 
 }
 
 export function ReplayView({ trialId, index, go }: { trialId: number; index: number; go: Navigate }) {
-  const q = useQuery((a) => a['episodes.replay']({ trialId, index }), `${trialId}/${index}`);
+  const q = useQuery((a) => a['episodes.replay']({ trialId, index }), `${trialId}/${index}`, [{ trialId }]);
   const loaded = useLoadedEpisode(q.data);
   const steps = loaded?.ok === true ? loaded.data.frames.steps : 0;
   const clock = useMemo(() => new PlaybackClock(0), []);

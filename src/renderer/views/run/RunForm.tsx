@@ -13,9 +13,9 @@ const FORM_FIELDS = ['manifestHash', 'packDigest', 'agent', 'modelId', 'jobs', '
 
 export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null; onStarted: (trialId: number) => void }) {
   const api = useApi();
-  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests');
-  const packs = useQuery((a) => a['packs.list']({}), 'packs');
-  const agents = useQuery((a) => a['agents.list']({}), 'agents');
+  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests', ['manifests']);
+  const packs = useQuery((a) => a['packs.list']({}), 'packs', ['packs']);
+  const agents = useQuery((a) => a['agents.list']({}), 'agents', []);
   const [manifestHash, setManifestHash] = useState('');
   const [packDigest, setPackDigest] = useState('');
   const [agent, setAgent] = useState<AgentDraft>(EMPTY_AGENT);

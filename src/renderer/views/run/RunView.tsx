@@ -12,11 +12,12 @@ import { UsageCounter } from '../../components/UsageCounter.js';
 import { points } from '../../components/format.js';
 import type { ApiErrorKind } from '../../../shared/api/result.js';
 import { RunForm } from './RunForm.js';
+import { TRIAL_LISTS } from '../../app/archive-changes.js';
 
 export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number | null }) {
   const api = useApi();
-  const runs = useQuery((a) => a['runs.list']({}), 'runs');
-  const interrupted = useQuery((a) => a['trials.list']({ filter: { status: 'interrupted' }, limit: 50 }), 'interrupted');
+  const runs = useQuery((a) => a['runs.list']({}), 'runs', TRIAL_LISTS);
+  const interrupted = useQuery((a) => a['trials.list']({ filter: { status: 'interrupted' }, limit: 50 }), 'interrupted', TRIAL_LISTS);
   const [ended, setEnded] = useState<readonly RunProgressEvent[]>([]);
   const cancel = useAction<Record<string, never>>();
   const resume = useAction<{ trialId: number }>();

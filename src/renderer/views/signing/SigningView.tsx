@@ -147,7 +147,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
 }
 
 export function SigningView() {
-  const query = useQuery((api) => api['signing.status']({}), 'signing');
+  const query = useQuery((api) => api['signing.status']({}), 'signing', []);
   const [latest, setLatest] = useState<SigningStatus | null>(null);
   const status = latest ?? query.data;
   return (

@@ -11,8 +11,8 @@ import { count, shortHash } from '../../components/format.js';
 
 export function PacksPanel() {
   const api = useApi();
-  const packs = useQuery((a) => a['packs.list']({}), 'packs');
-  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests');
+  const packs = useQuery((a) => a['packs.list']({}), 'packs', ['packs']);
+  const manifests = useQuery((a) => a['manifests.list']({}), 'manifests', ['manifests']);
   const [manifestHash, setManifestHash] = useState('');
   const build = useAction<PackSummary>();
   const verify = useAction<ValidationReport>();

@@ -12,7 +12,7 @@ import { count, shortHash } from '../../components/format.js';
 import { PacksPanel } from './PacksPanel.js';
 
 export function SuitesView() {
-  const suites = useQuery((a) => a['suites.list']({}), 'suites');
+  const suites = useQuery((a) => a['suites.list']({}), 'suites', ['suites']);
   const [selected, setSelected] = useState<string | null>(null);
   const current = suites.data?.find((s) => s.suiteHash === selected) ?? suites.data?.[0] ?? null;
 
@@ -82,7 +82,7 @@ const PREVIEW_LIMIT = 24;
 
 function SuiteDetail({ suite }: { suite: SuiteSummary }) {
   const api = useApi();
-  const detail = useQuery((a) => a['suites.get']({ suiteHash: suite.suiteHash }), suite.suiteHash);
+  const detail = useQuery((a) => a['suites.get']({ suiteHash: suite.suiteHash }), suite.suiteHash, ['suites']);
   const validate = useAction<ValidationReport>();
   const [report, setReport] = useState<ValidationReport | null>(null);
   const [showAll, setShowAll] = useState(false);

@@ -33,7 +33,7 @@ export function EpisodeTable({ trialId, families, onOpen }: { trialId: number; f
   const [status, setStatus] = useState<'' | EpisodeStatus>('');
   const [family, setFamily] = useState('');
   const filter = { ...(status !== '' ? { status } : {}), ...(family !== '' ? { family } : {}) };
-  const rows = usePagedRows((offset, limit) => api['episodes.list']({ trialId, sort: sort.column, direction: sort.direction, filter, offset, limit }), JSON.stringify([trialId, sort, filter]));
+  const rows = usePagedRows((offset, limit) => api['episodes.list']({ trialId, sort: sort.column, direction: sort.direction, filter, offset, limit }), JSON.stringify([trialId, sort, filter]), [{ trialId }]);
   return (
     <div className="card">
       <div className="card-head">

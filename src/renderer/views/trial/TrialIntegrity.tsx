@@ -33,7 +33,7 @@ function partOf(d: Integrity['damage'][number]): string {
 
 export function TrialIntegrity({ trialId }: { trialId: number }) {
   const api = useApi();
-  const check = useQuery((a) => a['trials.check']({ trialId }), String(trialId));
+  const check = useQuery((a) => a['trials.check']({ trialId }), String(trialId), [{ trialId }]);
   const repair = useAction<Integrity>();
   const [outcome, setOutcome] = useState<Integrity | null>(null);
   const found = check.data;

@@ -15,7 +15,7 @@ export function episodeCsvRow(e: EpisodeRow): (string | number | null)[] {
 
 export function TrialReview({ trialId, official }: { trialId: number; official: boolean }) {
   const api = useApi();
-  const first = useQuery((a) => a['episodes.list']({ trialId, limit: 1000 }), `review-${trialId}`);
+  const first = useQuery((a) => a['episodes.list']({ trialId, limit: 1000 }), `review-${trialId}`, [{ trialId }]);
   const [csvError, setCsvError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const episodes = first.data?.rows ?? [];

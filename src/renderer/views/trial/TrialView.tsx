@@ -21,7 +21,7 @@ import { TrialIntegrity } from './TrialIntegrity.js';
 import { TrialReview } from './TrialReview.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
-  const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId));
+  const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId), [{ trialId }]);
   // While this trial runs, its page follows the progress and reloads when the run ends.
   const [progress, setProgress] = useState<RunProgressEvent | null>(null);
   useEvent('run.progress', (p) => {

@@ -14,6 +14,7 @@ import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
 import { shortDateTime } from '../../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
+import { TRIAL_LISTS } from '../../app/archive-changes.js';
 
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
 
@@ -45,7 +46,7 @@ const OFFICIAL_CHOICES: readonly FilterChoice<'yes' | 'no'>[] = [
 
 export function TrialsView({ go }: { go: Navigate }) {
   const api = useApi();
-  const suites = useQuery((a) => a['suites.list']({}), 'suites');
+  const suites = useQuery((a) => a['suites.list']({}), 'suites', ['suites']);
   const [sort, setSort] = useState<SortState<TrialSort>>({ column: 'created', direction: 'desc' });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [model, setModel] = useState('');
@@ -76,7 +77,7 @@ export function TrialsView({ go }: { go: Navigate }) {
     [filters],
   );
   const key = JSON.stringify([sort, filter]);
-  const rows = usePagedRows((offset, limit) => api['trials.list']({ sort: sort.column, direction: sort.direction, filter, offset, limit }), key);
+  const rows = usePagedRows((offset, limit) => api['trials.list']({ sort: sort.column, direction: sort.direction, filter, offset, limit }), key, TRIAL_LISTS);
   const families = [...new Set((suites.data ?? []).flatMap((s) => s.families))].sort();
   const filtered = Object.keys(filter).length > 0;
 
