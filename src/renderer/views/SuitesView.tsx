@@ -31,10 +31,11 @@ export function SuitesView() {
           ) : suites.data.length === 0 ? (
             <EmptyState title="No suite yet.">Add a suite folder below.</EmptyState>
           ) : (
-            <ul className="select-list" role="listbox" aria-label="Suites">
+            <ul className="select-list" aria-label="Suites">
               {suites.data.map((s) => (
                 <li key={s.suiteHash}>
-                  <button type="button" role="option" aria-selected={current?.suiteHash === s.suiteHash} className={current?.suiteHash === s.suiteHash ? 'selected' : ''} onClick={() => setSelected(s.suiteHash)}>
+                  {/* A list of buttons (not a listbox): each is its own tab stop, the one shown marked as current. */}
+                  <button type="button" aria-current={current?.suiteHash === s.suiteHash ? 'true' : undefined} className={current?.suiteHash === s.suiteHash ? 'selected' : ''} onClick={() => setSelected(s.suiteHash)}>
                     <strong>{s.suiteId}</strong>
                     <span className="muted small">
                       v{s.suiteVersion} · {count(s.scenarioCount, 'scenario')} · {s.source}
