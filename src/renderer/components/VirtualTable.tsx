@@ -28,6 +28,8 @@ export interface SortState<S extends string> {
 }
 
 const ROW_HEIGHT = 36;
+/** The header row's height (styles.css .vhead): it stays on top while the rows scroll under it. */
+const HEAD_HEIGHT = 34;
 
 export function VirtualTable<T, S extends string>({
   label,
@@ -52,7 +54,8 @@ export function VirtualTable<T, S extends string>({
   const rowId = `${useId()}-${label}-row-`;
   const [active, setActive] = useState(0);
   const total = rows.total ?? 0;
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // The grid is its own scroll box (so the one tab stop is also what scrolls), the header sticky at its top.
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: HEAD_HEIGHT, scrollPaddingStart: HEAD_HEIGHT });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -86,7 +89,7 @@ export function VirtualTable<T, S extends string>({
   }
 
   return (
-    <div className="vtable" role="grid" aria-label={label} aria-rowcount={total + 1} aria-readonly="true" tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={total > 0 ? `${rowId}${active}` : undefined}>
+    <div className="vtable" role="grid" aria-label={label} aria-rowcount={total + 1} aria-readonly="true" tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={total > 0 ? `${rowId}${active}` : undefined} ref={scroller} style={{ height: Math.min(height, Math.max(total, 1) * ROW_HEIGHT + HEAD_HEIGHT + 2) }}>
       <div className="vrow vhead" role="row" style={{ gridTemplateColumns: template }}>
         {columns.map((c) => {
           const sorted = c.sort !== undefined && sort.column === c.sort;
@@ -104,8 +107,8 @@ export function VirtualTable<T, S extends string>({
           );
         })}
       </div>
-      <div className="vbody" ref={scroller} style={{ height: Math.min(height, Math.max(total, 1) * ROW_HEIGHT + 2) }}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div className="vbody" style={{ height: virtualizer.getTotalSize() - HEAD_HEIGHT, position: 'relative' }}>
+        <div>
           {items.map((item) => {
             const row = rows.row(item.index);
             return (
@@ -116,7 +119,7 @@ export function VirtualTable<T, S extends string>({
                 aria-rowindex={item.index + 2}
                 aria-selected={item.index === active}
                 className={`vrow${item.index === active ? ' active' : ''}${onOpen !== undefined ? ' clickable' : ''}`}
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ gridTemplateColumns: template, transform: `translateY(${item.start - HEAD_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => {
                   setActive(item.index);
                   if (row !== undefined) onOpen?.(row);

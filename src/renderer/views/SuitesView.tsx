@@ -1,6 +1,7 @@
 /** Suites and packs: the stored suites with their scenario maps, validation, adding a folder, and the packs. */
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useFocusOnError } from '../a11y/focus.js';
 import type { SuiteSummary, ValidationReport } from '../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../app/api-context.js';
 import { EmptyState } from '../components/EmptyState.js';
@@ -58,8 +59,11 @@ function AddSuiteForm({ onAdded }: { onAdded: (suite: SuiteSummary) => void }) {
   const api = useApi();
   const [dir, setDir] = useState('');
   const add = useAction<SuiteSummary>();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusOnError(add.error, form);
   return (
     <form
+      ref={form}
       className="form"
       onSubmit={(e) => {
         e.preventDefault();
