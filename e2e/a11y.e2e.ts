@@ -185,17 +185,18 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
 
     await page.keyboard.press('Alt+4');
     await h1('Run');
-    // A refused Start (more concurrent episodes than this machine allows) puts the focus on the field at fault.
-    await tabTo(page, '[data-field="jobs"] input');
-    await page.keyboard.type('9999');
+    // A refused Start (a model ID over 256 characters), pressed on the button, puts the focus on the field at fault.
+    await tabTo(page, '[data-field="modelId"] input');
+    await page.keyboard.insertText('x'.repeat(300));
+    await tabTo(page, 'button.primary[type="submit"]');
     await page.keyboard.press('Enter');
-    await page.locator('.field.invalid[data-field="jobs"]').waitFor({ timeout: 30_000 });
-    await expect.poll(() => isFocused('[data-field="jobs"] input'), { timeout: 10_000 }).toBe(true);
+    await page.locator('.field.invalid[data-field="modelId"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => isFocused('[data-field="modelId"] input'), { timeout: 10_000 }).toBe(true);
     await shot('run-refused');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('1');
-    await tabTo(page, '[data-field="modelId"] input', { back: true });
     await page.keyboard.type(KEYBOARD_MODEL);
+    await tabTo(page, '[data-field="jobs"] input');
+    await page.keyboard.type('1');
     await page.keyboard.press('Enter');
     // Focus goes to the started run's card, which names the run.
     await expect.poll(() => isFocused('[data-trial]'), { timeout: 60_000 }).toBe(true);

@@ -23,12 +23,16 @@ export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number
   const resume = useAction<{ trialId: number }>();
   // The run just started: its card takes the focus as soon as it shows (running, or already ended).
   const [started, setStarted] = useState<number | null>(null);
+  // A run that ends while its card has the focus hands the focus to its ended card (the running one goes).
+  const [endedFocus, setEndedFocus] = useState<number | null>(null);
   useEffect(() => {
-    if (started === null) return;
-    const card = document.querySelector<HTMLElement>(`.running[data-trial="${started}"]`);
+    const [id, selector] = endedFocus !== null ? [endedFocus, '.running.ended'] : [started, '.running'];
+    if (id === null) return;
+    const card = document.querySelector<HTMLElement>(`${selector}[data-trial="${id}"]`);
     if (card === null) return;
     card.focus();
     setStarted(null);
+    setEndedFocus(null);
   });
 
   // The progress events carry no model ID: remember it from the runs seen running.
@@ -36,6 +40,7 @@ export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number
   for (const r of runs.data ?? []) names.current.set(r.trialId, r.modelId);
   useEvent('run.progress', (p) => {
     if (p.state === 'running') return;
+    if (document.activeElement?.closest(`.running[data-trial="${p.trialId}"]`) != null) setEndedFocus(p.trialId);
     setEnded((list) => [p, ...list.filter((e) => e.trialId !== p.trialId)].slice(0, 5));
     runs.refetch();
     interrupted.refetch();
