@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plannerConfig, plannerScript, startScriptedServer, type ScriptedServer } from '../test/llm/scripted-server.js';
 import { axeViolations, focused, tabTo } from './axe.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
 import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
 import { ROOT, startServe, type ServeProcess } from './server.js';
 
@@ -63,14 +63,7 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
       await new Promise((r) => setTimeout(r, 300));
     }
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, reducedMotion: 'reduce', acceptDownloads: true });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    page = await openAppPage(browser, server.url, pageErrors);
   });
 
   afterAll(async () => {
