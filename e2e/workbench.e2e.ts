@@ -174,7 +174,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
   });
 
   test('sorts and filters the trials table', async () => {
-    const scores = async () => (await page.locator('.vbody [role="row"] [role="cell"]:nth-child(3) strong').allTextContents()).map(Number);
+    const scores = async () => (await page.locator('.vbody [role="row"] [role="gridcell"]:nth-child(3) strong').allTextContents()).map(Number);
     await page.locator('.vhead button[data-sort="score"]').click();
     await expect.poll(async () => (await scores()).length).toBe(2);
     const desc = await scores();
