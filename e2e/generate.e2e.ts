@@ -125,11 +125,11 @@ describe.skipIf(missing !== null)('Generate view in browser mode', () => {
 
     await notice.getByRole('button', { name: 'Suites and packs' }).click();
     await page.locator('main h1', { hasText: 'Suites and packs' }).waitFor();
-    const suites = page.getByRole('listbox', { name: 'Suites' });
-    await expect.poll(() => suites.getByRole('option').count(), { timeout: 30_000 }).toBe(2);
-    expect(await suites.getByRole('option', { name: /ember-public/ }).textContent()).toMatch(/public$/);
-    await suites.getByRole('option', { name: /e2e-generated/ }).click();
-    expect(await suites.getByRole('option', { name: /e2e-generated/ }).textContent()).toMatch(/4 scenarios · generated$/);
+    const suites = page.getByRole('list', { name: 'Suites' });
+    await expect.poll(() => suites.getByRole('button').count(), { timeout: 30_000 }).toBe(2);
+    expect(await suites.getByRole('button', { name: /ember-public/ }).textContent()).toMatch(/public$/);
+    await suites.getByRole('button', { name: /e2e-generated/ }).click();
+    expect(await suites.getByRole('button', { name: /e2e-generated/ }).textContent()).toMatch(/4 scenarios · generated$/);
     await expect.poll(() => page.locator('.previews canvas').count(), { timeout: 30_000 }).toBe(4);
     await shot('generate-suites');
   });

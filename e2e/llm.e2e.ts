@@ -142,7 +142,7 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
 
   test('the replay of an episode shows its transcript, the call that drove the shown step marked', async () => {
     await page.getByRole('heading', { name: 'Episodes' }).scrollIntoViewIfNeeded();
-    await page.getByRole('table', { name: 'episodes' }).locator('.vbody [role="row"]', { hasText: 'v1-pub-02-single-exit-dense' }).click();
+    await page.getByRole('grid', { name: 'episodes' }).locator('.vbody [role="row"]', { hasText: 'v1-pub-02-single-exit-dense' }).click();
     await page.locator('main h1', { hasText: 'Replay: episode 1' }).waitFor();
     await page.getByTestId('replay-canvas').waitFor({ timeout: 30_000 });
     const panel = page.getByTestId('transcript');

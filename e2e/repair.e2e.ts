@@ -60,7 +60,7 @@ describe.skipIf(missing !== null)('a damaged trial in browser mode', () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();
     await page.locator('main h1', { hasText: 'Trials' }).waitFor();
     await expect.poll(() => page.locator('.vbody').textContent(), { timeout: 30_000 }).toContain(MODEL);
-    await page.locator('.vbody').focus();
+    await page.locator('.vtable').first().focus();
     await page.keyboard.press('Home');
     await page.keyboard.press('Enter');
     await page.locator('main h1', { hasText: MODEL }).waitFor();

@@ -107,7 +107,7 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();
     await page.locator('.vbody [role="row"]', { hasText: fx.modelA }).first().click();
     await page.getByRole('heading', { name: 'Episodes' }).scrollIntoViewIfNeeded();
-    await page.getByRole('table', { name: 'episodes' }).locator('.vbody [role="row"]', { hasText: 'v1-pub-10-large-hall' }).click();
+    await page.getByRole('grid', { name: 'episodes' }).locator('.vbody [role="row"]', { hasText: 'v1-pub-10-large-hall' }).click();
     await page.locator('main h1', { hasText: 'Replay: episode 9' }).waitFor();
     const canvas = page.getByTestId('replay-canvas');
     await canvas.waitFor({ timeout: 30_000 });

@@ -134,7 +134,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     const shown = (await headline.textContent())!.trim();
     await shot('trial');
     await page.getByRole('heading', { name: 'Episodes' }).scrollIntoViewIfNeeded();
-    await expect.poll(() => page.getByRole('table', { name: 'episodes' }).locator('.vbody [role="row"]').count()).toBe(10);
+    await expect.poll(() => page.getByRole('grid', { name: 'episodes' }).locator('.vbody [role="row"]').count()).toBe(10);
     await shot('trial-episodes');
 
     const out = join(dir, 'export-ui');
@@ -174,7 +174,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
   });
 
   test('sorts and filters the trials table', async () => {
-    const scores = async () => (await page.locator('.vbody [role="row"] [role="cell"]:nth-child(3) strong').allTextContents()).map(Number);
+    const scores = async () => (await page.locator('.vbody [role="row"] [role="gridcell"]:nth-child(3) strong').allTextContents()).map(Number);
     await page.locator('.vhead button[data-sort="score"]').click();
     await expect.poll(async () => (await scores()).length).toBe(2);
     const desc = await scores();
@@ -190,7 +190,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.locator('.vbody [role="row"]').count()).toBe(2);
     // Keyboard: the table takes the arrows and Enter, Alt+digit jumps between views.
-    await page.locator('.vbody').focus();
+    await page.locator('.vtable').first().focus();
     await page.keyboard.press('End');
     const lastModel = (await page.locator('.vbody [role="row"].active .model').textContent())!;
     await page.keyboard.press('Enter');

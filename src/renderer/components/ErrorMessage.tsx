@@ -30,7 +30,7 @@ export function adviceFor(kind: ApiErrorKind): string {
 export function ErrorMessage({ error, onDismiss }: { error: ApiError | null; onDismiss?: () => void }) {
   if (error === null) return null;
   return (
-    <div className="error" role="alert">
+    <div className="error" role="alert" tabIndex={-1}>
       <div className="error-text">
         <strong>{error.message}</strong>
         <span>{adviceFor(error.kind)}</span>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { RunProgressEvent, RunStatus } from '../../shared/api/contract.js';
 import { useEvent } from '../app/api-context.js';
+import { LiveRegion } from '../a11y/live-region.js';
 import { ProgressBar } from './ProgressBar.js';
 import { duration, points } from './format.js';
 import { UsageCounter } from './UsageCounter.js';
@@ -17,7 +18,7 @@ export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunSta
   const eta = last?.etaMs ?? run.etaMs;
   const percent = scheduled === 0 ? 0 : Math.floor((finished / scheduled) * 100);
   return (
-    <div className="running" data-trial={run.trialId}>
+    <div className="running" data-trial={run.trialId} role="group" aria-label={`Evaluation of ${run.modelId}`} tabIndex={-1}>
       <div className="running-head">
         <strong>{run.modelId}</strong>
         <span className="muted">{run.agentLabel}</span>
@@ -44,6 +45,7 @@ export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunSta
         {last?.episode !== undefined && <span className="muted">last: {last.episode.scenarioId} {last.episode.status}</span>}
       </div>
       <UsageCounter usage={last?.usage} />
+      <LiveRegion intervalMs={2000} text={`${run.modelId}: ${finished} of ${scheduled} episodes, ${percent}%${last?.usage !== undefined ? `, ${last.usage.calls} model calls, ${last.usage.inputTokens + last.usage.outputTokens} tokens` : ''}`} />
     </div>
   );
 }

@@ -38,7 +38,7 @@ export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: num
       )}
       <ol className="transcript-calls" ref={list}>
         {lines.map((l, i) => (
-          <li key={i} data-current={i === current} className={i === current ? 'current' : undefined} data-step={l.step}>
+          <li key={i} data-current={i === current} aria-current={i === current ? 'step' : undefined} className={i === current ? 'current' : undefined} data-step={l.step}>
             <div className="transcript-head">
               {onSeek === undefined ? (
                 <strong>step {l.step}</strong>
@@ -54,11 +54,11 @@ export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: num
             </div>
             <details>
               <summary>Prompt</summary>
-              <pre className="transcript-text">{l.prompt}</pre>
+              <pre className="transcript-text" tabIndex={0}>{l.prompt}</pre>
             </details>
             <details open={i === current}>
               <summary>Answer</summary>
-              <pre className="transcript-text">{l.answer ?? '(no answer)'}</pre>
+              <pre className="transcript-text" tabIndex={0}>{l.answer ?? '(no answer)'}</pre>
             </details>
           </li>
         ))}

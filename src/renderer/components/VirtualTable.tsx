@@ -1,11 +1,14 @@
 /**
  * A virtualized, sortable table (@tanstack/react-virtual): only the rows in
  * view are in the DOM, rows arrive page by page (usePagedRows). Keyboard:
- * arrows, Page Up/Down, Home/End move the active row, Enter opens it.
+ * arrows, Page Up/Down, Home/End move the active row, Enter opens it. The
+ * whole table is one ARIA grid and one tab stop: the grid element holds the
+ * focus and names the active row with aria-activedescendant (a row that is
+ * scrolled out of the DOM cannot hold the focus itself).
  */
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { PagedRows } from './paged-rows.js';
 
 export interface Column<T, S extends string> {
@@ -25,6 +28,8 @@ export interface SortState<S extends string> {
 }
 
 const ROW_HEIGHT = 36;
+/** The header row's height (styles.css .vhead): it stays on top while the rows scroll under it. */
+const HEAD_HEIGHT = 34;
 
 export function VirtualTable<T, S extends string>({
   label,
@@ -46,9 +51,11 @@ export function VirtualTable<T, S extends string>({
   height?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const rowId = `${useId()}-${label}-row-`;
   const [active, setActive] = useState(0);
   const total = rows.total ?? 0;
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // The grid is its own scroll box (so the one tab stop is also what scrolls), the header sticky at its top.
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: HEAD_HEIGHT, scrollPaddingStart: HEAD_HEIGHT });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -68,6 +75,8 @@ export function VirtualTable<T, S extends string>({
     virtualizer.scrollToIndex(next, { align: 'auto' });
   }
   function onKeyDown(e: KeyboardEvent) {
+    // Keys on the sort buttons in the header are theirs.
+    if (e.target !== e.currentTarget) return;
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: total - 1 };
     if (e.key in moves) {
@@ -80,7 +89,7 @@ export function VirtualTable<T, S extends string>({
   }
 
   return (
-    <div className="vtable" role="table" aria-label={label} aria-rowcount={total + 1}>
+    <div className="vtable" role="grid" aria-label={label} aria-rowcount={total + 1} aria-readonly="true" tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={total > 0 ? `${rowId}${active}` : undefined} ref={scroller} style={{ height: Math.min(height, Math.max(total, 1) * ROW_HEIGHT + HEAD_HEIGHT + 2) }}>
       <div className="vrow vhead" role="row" style={{ gridTemplateColumns: template }}>
         {columns.map((c) => {
           const sorted = c.sort !== undefined && sort.column === c.sort;
@@ -98,25 +107,26 @@ export function VirtualTable<T, S extends string>({
           );
         })}
       </div>
-      <div className="vbody" ref={scroller} style={{ height: Math.min(height, Math.max(total, 1) * ROW_HEIGHT + 2) }} tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={total > 0 ? `${label}-row-${active}` : undefined}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div className="vbody" style={{ height: virtualizer.getTotalSize() - HEAD_HEIGHT, position: 'relative' }}>
+        <div>
           {items.map((item) => {
             const row = rows.row(item.index);
             return (
               <div
                 key={row === undefined ? `loading-${item.index}` : rowKey(row)}
-                id={`${label}-row-${item.index}`}
+                id={`${rowId}${item.index}`}
                 role="row"
                 aria-rowindex={item.index + 2}
+                aria-selected={item.index === active}
                 className={`vrow${item.index === active ? ' active' : ''}${onOpen !== undefined ? ' clickable' : ''}`}
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ gridTemplateColumns: template, transform: `translateY(${item.start - HEAD_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => {
                   setActive(item.index);
                   if (row !== undefined) onOpen?.(row);
                 }}
               >
                 {columns.map((c) => (
-                  <div key={c.id} role="cell" className={c.numeric === true ? 'num' : undefined}>
+                  <div key={c.id} role="gridcell" className={c.numeric === true ? 'num' : undefined}>
                     {row === undefined ? <span className="placeholder" /> : c.render(row)}
                   </div>
                 ))}

@@ -1,10 +1,12 @@
 /**
  * Mounts one ReplayScene in a box, redraws it whenever the clock moves, and
  * turns the pointer into zoom (wheel), pan (drag) and picking (click). The
+ * box is one tab stop and does the same from the keyboard (MAP_KEYS). The
  * scene is created once per episode; React never re-renders per frame.
  */
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { nextPersonOnMap } from '../a11y/replay-step-text.js';
 import type { PlaybackClock } from './clock.js';
 import type { EpisodeData } from './episode-data.js';
 import { ReplayScene, type SceneOptions } from './scene.js';
@@ -16,13 +18,23 @@ export interface ReplayCanvasProps {
   readonly selected: number | null;
   readonly follow: boolean;
   readonly onPick: (person: number | null) => void;
+  /** Follow the chosen person on or off (the F key). */
+  readonly onFollow?: (on: boolean) => void;
+  /** The id of the element holding the text alternative of the step shown. */
+  readonly describedBy?: string;
   /** Receives the scene once it exists (PNG export, the bench), and null when it goes. */
   readonly onScene?: (scene: ReplayScene | null) => void;
   readonly height?: number;
   readonly label: string;
 }
 
-export function ReplayCanvas({ data, clock, options, selected, follow, onPick, onScene, height = 520, label }: ReplayCanvasProps) {
+/** The map's own keys, said in its description and in docs/app.md. */
+export const MAP_KEYS = '+ and − zoom, Shift with the arrows pans, 0 fits the map, N and P choose the next or previous person, F follows them, Escape lets go; Space, ← → and Home End drive the replay.';
+
+const PAN_PIXELS = 48;
+const ZOOM_STEP = 1.25;
+
+export function ReplayCanvas({ data, clock, options, selected, follow, onPick, onFollow, onScene, height = 520, label, describedBy }: ReplayCanvasProps) {
   const box = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<ReplayScene | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -45,8 +57,8 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         }
         scene = made;
         sceneRef.current = made;
-        made.element.setAttribute('aria-label', label);
-        made.element.setAttribute('role', 'img');
+        // The focusable box around it carries the name and the text alternative.
+        made.element.setAttribute('aria-hidden', 'true');
         made.element.dataset.testid = 'replay-canvas';
         host.appendChild(made.element);
         observer.observe(host);
@@ -55,6 +67,7 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         made.setOptions(view.current.options);
         made.draw(clock.time);
         unsubscribe = clock.subscribe((c) => made.draw(c.time));
+        markView();
         onSceneRef.current?.(made);
       },
       (e: unknown) => setError(`WebGL is not available here, so the replay cannot be drawn: ${e instanceof Error ? e.message : String(e)}`),
@@ -86,10 +99,45 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
       e.preventDefault();
       const rect = host.getBoundingClientRect();
       scene.zoomAt(e.clientX - rect.left, e.clientY - rect.top, Math.exp(-e.deltaY * 0.0015));
+      markView();
     };
     host.addEventListener('wheel', onWheel, { passive: false });
     return () => host.removeEventListener('wheel', onWheel);
   }, []);
+
+  /** The zoom and pan on the box (data-zoom, data-pan-x/y): what a test, or a bug report, can read. */
+  function markView(): void {
+    const scene = sceneRef.current;
+    const host = box.current;
+    if (scene === null || host === null) return;
+    const v = scene.view;
+    host.dataset.zoom = v.scale.toFixed(4);
+    host.dataset.panX = v.x.toFixed(1);
+    host.dataset.panY = v.y.toFixed(1);
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    const scene = sceneRef.current;
+    if (scene === null || e.altKey || e.ctrlKey || e.metaKey) return;
+    const { width, height: h } = scene.size;
+    const pan: Record<string, [number, number]> = { ArrowLeft: [PAN_PIXELS, 0], ArrowRight: [-PAN_PIXELS, 0], ArrowUp: [0, PAN_PIXELS], ArrowDown: [0, -PAN_PIXELS] };
+    const move = pan[e.key];
+    if (move !== undefined) {
+      // Plain arrows step the replay (useReplayKeys); with Shift they move the map.
+      if (!e.shiftKey) return;
+      scene.panBy(move[0], move[1]);
+    } else if (e.key === '+' || e.key === '=') scene.zoomAt(width / 2, h / 2, ZOOM_STEP);
+    else if (e.key === '-' || e.key === '_') scene.zoomAt(width / 2, h / 2, 1 / ZOOM_STEP);
+    else if (e.key === '0') scene.fit();
+    else if (e.key === 'n' || e.key === 'N' || e.key === 'p' || e.key === 'P') {
+      const next = nextPersonOnMap(data.frames, clock.step, selected, e.key.toLowerCase() === 'n' ? 1 : -1);
+      if (next !== null) onPick(next);
+    } else if ((e.key === 'f' || e.key === 'F') && selected !== null) onFollow?.(!follow);
+    else if (e.key === 'Escape' && selected !== null) onPick(null);
+    else return;
+    e.preventDefault();
+    markView();
+  }
 
   const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
   return (
@@ -97,6 +145,13 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
       className="replay-canvas"
       ref={box}
       style={{ height }}
+      data-testid="replay-map"
+      tabIndex={0}
+      role="application"
+      aria-roledescription="replay map"
+      aria-label={`${label}. Keys: ${MAP_KEYS}`}
+      aria-describedby={describedBy}
+      onKeyDown={onKeyDown}
       onPointerDown={(e) => {
         drag.current = { x: e.clientX, y: e.clientY, moved: false };
         (e.target as Element).setPointerCapture?.(e.pointerId);
@@ -111,6 +166,7 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         d.x = e.clientX;
         d.y = e.clientY;
         sceneRef.current?.panBy(dx, dy);
+        markView();
       }}
       onPointerUp={(e) => {
         const d = drag.current;

@@ -29,19 +29,20 @@ export function ReplayControls({ clock, label = 'Replay' }: { clock: PlaybackClo
   );
   return (
     <div className="replay-controls" role="group" aria-label={`${label} controls`}>
-      <button type="button" onClick={() => clock.stepBy(-clock.max)} title="Jump to the start (Home)" aria-label="Jump to start">
+      {/* Names begin with what the buttons show (WCAG 2.5.3); the hidden words say what a bare "‹ 1" means. */}
+      <button type="button" onClick={() => clock.stepBy(-clock.max)} title="Jump to the start (Home)">
         Start
       </button>
-      <button type="button" onClick={() => clock.stepBy(-1)} title="One step back (←)" aria-label="Step back">
-        ‹ 1
+      <button type="button" onClick={() => clock.stepBy(-1)} title="One step back (←)">
+        ‹ 1<span className="visually-hidden"> step back</span>
       </button>
       <button type="button" className="play" onClick={() => clock.toggle()} aria-label={playing ? 'Pause' : 'Play'} title="Play or pause (Space)">
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
-      <button type="button" onClick={() => clock.stepBy(1)} title="One step forward (→)" aria-label="Step forward">
-        1 ›
+      <button type="button" onClick={() => clock.stepBy(1)} title="One step forward (→)">
+        1 ›<span className="visually-hidden"> step forward</span>
       </button>
-      <button type="button" onClick={() => clock.stepBy(clock.max)} title="Jump to the end (End)" aria-label="Jump to end">
+      <button type="button" onClick={() => clock.stepBy(clock.max)} title="Jump to the end (End)">
         End
       </button>
       <input
@@ -51,6 +52,7 @@ export function ReplayControls({ clock, label = 'Replay' }: { clock: PlaybackClo
         step={1}
         value={step}
         aria-label={`${label} step`}
+        aria-valuetext={`step ${step} of ${max}`}
         data-testid="replay-scrubber"
         onChange={(e) => {
           clock.pause();
@@ -74,13 +76,28 @@ export function ReplayControls({ clock, label = 'Replay' }: { clock: PlaybackClo
   );
 }
 
-/** Space, arrows, Home and End drive the clock while focus is not in a form field. */
+/** Input types whose own keys (typing, caret, arrows) must never move the replay. */
+const TEXT_INPUTS = /^(text|search|number|password|email|url|tel|date|time|datetime-local|month|week|range|color|file)$/;
+
+/** True when the focused element uses `key` itself: a text field, a list box or slider, or Space on something Space presses. */
+export function keyBelongsToFocus(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) return TEXT_INPUTS.test(target.type) || key === ' ';
+  return key === ' ' && (target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target.tagName === 'SUMMARY' || target.getAttribute('role') === 'button');
+}
+
+/**
+ * Space, ← →, Home and End drive the clock wherever the focus is, except in
+ * a text field, a select or the slider (their own keys), Space on a button
+ * or checkbox (it presses it), and a key something focused already used
+ * (the map's, a table's).
+ */
 export function useReplayKeys(clock: PlaybackClock): void {
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      const target = e.target as HTMLElement | null;
-      if (target !== null && /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(target.tagName)) return;
-      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.defaultPrevented || keyBelongsToFocus(e.target, e.key)) return;
+      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
       const act: Record<string, () => void> = {
         ' ': () => clock.toggle(),
         ArrowLeft: () => clock.stepBy(-1),

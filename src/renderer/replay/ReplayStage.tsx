@@ -4,7 +4,9 @@
  * Compare view); each clamps the clock's time to its own episode's length.
  */
 
-import { useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { LiveRegion } from '../a11y/live-region.js';
+import { replayStepText, stepCounts, whereIs } from '../a11y/replay-step-text.js';
 import { FRAME_ACTIVE, FRAME_DEAD, FRAME_EVACUATED, FRAME_STRANDED } from '../../core/replay/record-frames.js';
 import { personId } from '../../core/sim/observation.js';
 import type { PlaybackClock } from './clock.js';
@@ -22,7 +24,7 @@ export function ReplayCounts({ data, step }: { data: EpisodeData; step: number }
   const c = data.frames.counts;
   const k = s * 4;
   return (
-    <p className="replay-counts" data-testid="replay-counts" aria-live="off">
+    <p className="replay-counts" data-testid="replay-counts">
       <span data-count="active">active {c[k + FRAME_ACTIVE]}</span>
       <span data-count="evacuated">evacuated {c[k + FRAME_EVACUATED]}</span>
       <span data-count="dead">dead {c[k + FRAME_DEAD]}</span>
@@ -97,6 +99,10 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
   const [follow, setFollow] = useState(false);
   const scene = useRef<ReplayScene | null>(null);
   const mapLabel = `${label}: replay of ${data.scenarioId}, ${data.frames.rows} by ${data.frames.cols} cells, ${data.frames.people} people, ${data.frames.steps} steps`;
+  const textId = useId();
+  const s = Math.min(step, data.frames.steps);
+  // Spoken at most once a second while it plays: the step, the counts and the chosen person.
+  const spoken = `${label}: step ${s} of ${data.frames.steps}, ${stepCounts(data.frames, s)}${selected !== null ? `; ${personId(selected)} ${whereIs(data.frames, s, selected)}${follow ? ', followed' : ''}` : ''}`;
   return (
     <div className="replay-stage" data-steps={data.frames.steps} data-people={data.frames.people}>
       <div className="replay-bar">
@@ -123,6 +129,8 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
             setSelected(p);
             if (p === null) setFollow(false);
           }}
+          onFollow={setFollow}
+          describedBy={textId}
           onScene={(made) => {
             scene.current = made;
             onScene?.(made);
@@ -144,6 +152,10 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
           />
         )}
       </div>
+      <p id={textId} className="visually-hidden" data-testid="replay-step-text">
+        {replayStepText(data.frames, s, selected)}
+      </p>
+      <LiveRegion text={spoken} />
       <p className="replay-legend small muted">
         {LEGEND.map((l) => (
           <span key={l.label}>
@@ -151,7 +163,7 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
             {l.label}
           </span>
         ))}
-        <span>· wheel to zoom, drag to pan, click a person for their evidence</span>
+        <span>· wheel or + − to zoom, drag or Shift+arrows to pan, click a person (or N / P on the focused map) for their evidence</span>
         {!data.hasEvidence && <span>· no score report: losses are not classed avoidable or unavoidable</span>}
       </p>
     </div>

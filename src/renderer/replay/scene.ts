@@ -135,6 +135,11 @@ export class ReplayScene {
     this.heatLayer.canvas.style.transform = transform;
   }
 
+  /** The world transform: scale (one cell is CELL * scale pixels) and the map's offset in the canvas. */
+  get view(): { scale: number; x: number; y: number } {
+    return { scale: this.world.scale.x, x: this.world.position.x, y: this.world.position.y };
+  }
+
   /** Scales and centres the whole map in the canvas. */
   fit(): void {
     const { rows, cols } = this.data.frames;

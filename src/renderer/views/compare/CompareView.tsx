@@ -6,7 +6,9 @@
  * side by side in lockstep, and the official exports of both.
  */
 
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useFocusOn } from '../../a11y/focus.js';
+import { rowKeys } from '../../a11y/row-keys.js';
 import type { ComparisonArtifact, PairedEpisode } from '../../../core/scoring/compare.js';
 import type { TrialComparison, TrialRow } from '../../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
@@ -33,7 +35,7 @@ function TrialPicks({ label, trials, chosen, onChange }: { label: string; trials
       {trials.length === 0 && <span className="muted small">No scored trial fits.</span>}
       {trials.map((t) => (
         <label key={t.trialId} className="check small">
-          <input type="checkbox" checked={chosen.includes(t.trialId)} onChange={(e) => onChange(e.target.checked ? [...chosen, t.trialId] : chosen.filter((x) => x !== t.trialId))} />
+          <input type="checkbox" data-trial={t.trialId} checked={chosen.includes(t.trialId)} onChange={(e) => onChange(e.target.checked ? [...chosen, t.trialId] : chosen.filter((x) => x !== t.trialId))} />
           Trial {t.trialId} · {t.modelId} · {t.scoreRounded ?? 'n/a'} · {t.official ? `pack ${t.packId}` : `${t.suiteId} (unofficial)`}
         </label>
       ))}
@@ -89,6 +91,13 @@ export function CompareView() {
   const [episode, setEpisode] = useState<number | null>(null);
   const artifact = result?.comparison.artifact as ComparisonArtifact | undefined;
   const paired = useMemo(() => (artifact === undefined ? [] : sortPaired(artifact.episodes, order)), [artifact, order]);
+  // Focus follows the action: to the result after Compare, to the message when refused, to the replay of a chosen episode.
+  const resultCard = useRef<HTMLDivElement>(null);
+  const errorBox = useRef<HTMLDivElement>(null);
+  const lockstep = useRef<HTMLDivElement>(null);
+  useFocusOn(result, resultCard);
+  useFocusOn(action.error, errorBox);
+  useFocusOn(episode, lockstep);
 
   return (
     <section className="view">
@@ -114,7 +123,9 @@ export function CompareView() {
           <TrialPicks label="B trials" trials={sideB} chosen={b} onChange={setB} />
         </div>
         <p className="muted small">Several trials of one model on a side are averaged as repeated trials. B lists the other models' trials on A's manifest.</p>
-        <ErrorMessage error={action.error} onDismiss={action.clear} />
+        <div ref={errorBox} tabIndex={-1}>
+          <ErrorMessage error={action.error} onDismiss={action.clear} />
+        </div>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={action.busy || a.length === 0 || b.length === 0}>
             {action.busy ? 'Comparing…' : 'Compare'}
@@ -123,7 +134,7 @@ export function CompareView() {
       </form>
       {result !== null && artifact !== undefined && (
         <>
-          <div className="card" data-testid="compare-result">
+          <div className="card" data-testid="compare-result" ref={resultCard} tabIndex={-1} role="region" aria-label="Comparison result">
             <div className="card-head">
               <h2>
                 {artifact.report_a.model_id} (A) vs {artifact.report_b.model_id} (B)
@@ -166,7 +177,7 @@ export function CompareView() {
                 </button>
               </div>
             </div>
-            <div style={{ maxHeight: 320, overflow: 'auto' }}>
+            <div className="scroll-box" style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0} role="region" aria-label="Paired episodes (scrolls)">
               <table className="data-table" data-testid="paired-table">
                 <thead>
                   <tr>
@@ -180,7 +191,7 @@ export function CompareView() {
                 </thead>
                 <tbody>
                   {paired.map((e) => (
-                    <tr key={e.index} className="clickable" onClick={() => setEpisode(e.index)} aria-selected={episode === e.index} title="Replay this episode side by side">
+                    <tr key={e.index} className="clickable" tabIndex={0} onClick={() => setEpisode(e.index)} onKeyDown={rowKeys(() => setEpisode(e.index))} aria-current={episode === e.index ? 'true' : undefined} title="Replay this episode side by side (Enter)">
                       <td className="num">{e.index}</td>
                       <td>{e.scenario_id}</td>
                       <td>{e.primary_family}</td>
@@ -193,7 +204,11 @@ export function CompareView() {
               </table>
             </div>
           </div>
-          {episode !== null && <LockstepReplay key={episode} trialA={result.a[0]!} trialB={result.b[0]!} index={episode} />}
+          {episode !== null && (
+            <div ref={lockstep} tabIndex={-1} data-testid="lockstep-focus" aria-label={`Episode ${episode} side by side`} role="region">
+              <LockstepReplay key={episode} trialA={result.a[0]!} trialB={result.b[0]!} index={episode} />
+            </div>
+          )}
           <BundleExport a={result.a} b={result.b} official={artifact.official} episodes={artifact.episodes.map((e) => ({ index: e.index, label: `#${e.index} ${e.scenario_id} (${e.primary_family})` }))} />
         </>
       )}

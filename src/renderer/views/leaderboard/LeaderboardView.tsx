@@ -5,6 +5,7 @@
  * unofficial boards are kept in separate sections and never mixed.
  */
 
+import { rowKeys } from '../../a11y/row-keys.js';
 import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { SignerBadge } from '../../components/SignerBadge.js';
 import type { AdjacentComparison, LeaderboardArtifact } from '../../../core/scoring/leaderboard.js';
@@ -45,7 +46,7 @@ function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
           {group.rows.map((r) => {
             const c = adjacent(r.rank);
             return (
-              <tr key={r.modelId} className="clickable" onClick={() => go({ view: 'trial', trialId: r.trialIds[0]! })} title={`Open trial ${r.trialIds.join(', ')}`}>
+              <tr key={r.modelId} className="clickable" tabIndex={0} data-model={r.modelId} onClick={() => go({ view: 'trial', trialId: r.trialIds[0]! })} onKeyDown={rowKeys(() => go({ view: 'trial', trialId: r.trialIds[0]! }))} title={`Open trial ${r.trialIds.join(', ')} (Enter)`}>
                 <td className="num">{r.rank}</td>
                 <td>{r.modelId}</td>
                 <td className="num">{r.scoreRounded ?? points(r.score)}</td>

@@ -4,7 +4,8 @@
  * the CLI: a manifest is listed by its hash, suite and counts.
  */
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useFocusOn, useFocusOnError } from '../../a11y/focus.js';
 import type { ManifestSummary } from '../../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
 import type { Navigate } from '../../app/navigate.js';
@@ -25,6 +26,10 @@ export function ManifestsView({ go }: { go: Navigate }) {
   const create = useAction<ManifestSummary>();
   const chosen = suiteHash !== '' ? suiteHash : (suites.data?.[0]?.suiteHash ?? '');
   const parts = splitSeeds(seeds);
+  const form = useRef<HTMLFormElement>(null);
+  const notice = useRef<HTMLDivElement>(null);
+  useFocusOn(created, notice);
+  useFocusOnError(create.error, form);
 
   return (
     <section className="view">
@@ -35,6 +40,7 @@ export function ManifestsView({ go }: { go: Navigate }) {
       <div className="card">
         <h2>New manifest</h2>
         <form
+          ref={form}
           className="form"
           onSubmit={(e) => {
             e.preventDefault();
@@ -70,7 +76,7 @@ export function ManifestsView({ go }: { go: Navigate }) {
           </div>
         </form>
         {created !== null && (
-          <div className="notice ok" role="status">
+          <div className="notice ok" role="status" tabIndex={-1} ref={notice} data-testid="manifest-created">
             Manifest <code>{shortHash(created.manifestHash)}</code> created: {count(created.episodeCount, 'episode')} ({count(created.scenarioCount, 'scenario')} × {count(created.seedCount, 'seed')}).{' '}
             <button type="button" className="link" onClick={() => go({ view: 'run' })}>
               Run an evaluation on it →

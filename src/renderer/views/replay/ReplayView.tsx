@@ -109,7 +109,7 @@ export function ReplayView({ trialId, index, go }: { trialId: number; index: num
             <button type="button" disabled={!ready} onClick={() => downloadPng(scene.current, `trial-${trialId}-episode-${index}-step-${clock.step}.png`)}>
               Save PNG of this step
             </button>
-            <span className="muted small">Space plays or pauses; ← → step; Home and End jump.</span>
+            <span className="muted small">Space plays or pauses; ← → step; Home and End jump (wherever the focus is, but in a text field). On the focused map: + − zoom, Shift+arrows pan, 0 fits, N / P choose a person, F follows them.</span>
           </div>
         </div>
       )}

@@ -1,6 +1,7 @@
 /** The form that starts an evaluation (runs.start), with each field's error shown on that field. */
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useFocusOnError } from '../../a11y/focus.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Field } from '../../components/Field.js';
@@ -25,6 +26,7 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
   const [trials, setTrials] = useState('1');
   const start = useAction<{ trialId: number }>();
   const [localError, setLocalError] = useState<ApiError | null>(null);
+  const form = useRef<HTMLFormElement>(null);
 
   const builtins = agents.data?.builtins ?? [];
   const chosenManifest = manifestHash !== '' ? manifestHash : (manifests.data?.[0]?.manifestHash ?? '');
@@ -35,10 +37,13 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
   const model = modelId.trim() !== '' ? modelId.trim() : defaultModel;
   const jobsValue = jobs.trim() === '' ? (defaultJobs ?? 1) : Number(jobs);
   const error = localError ?? start.error;
+  // A refused Start puts the focus on the field at fault (or on the message).
+  useFocusOnError(error, form);
   const generalError = error !== null && (error.field === undefined || !FORM_FIELDS.some((f) => error.field === f || error.field!.startsWith(f + '.'))) ? error : null;
 
   return (
     <form
+      ref={form}
       className="card form run-form"
       onSubmit={(e) => {
         e.preventDefault();

@@ -1,6 +1,7 @@
 /** Run: choose target, agent, model ID and concurrency; start; watch live progress; cancel; resume. */
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { LiveRegion } from '../../a11y/live-region.js';
 import type { RunProgressEvent } from '../../../shared/api/contract.js';
 import { useAction, useApi, useEvent, useQuery } from '../../app/api-context.js';
 import type { Navigate } from '../../app/navigate.js';
@@ -21,12 +22,26 @@ export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number
   const [ended, setEnded] = useState<readonly RunProgressEvent[]>([]);
   const cancel = useAction<Record<string, never>>();
   const resume = useAction<{ trialId: number }>();
+  // The run just started: its card takes the focus as soon as it shows (running, or already ended).
+  const [started, setStarted] = useState<number | null>(null);
+  // A run that ends while its card has the focus hands the focus to its ended card (the running one goes).
+  const [endedFocus, setEndedFocus] = useState<number | null>(null);
+  useEffect(() => {
+    const [id, selector] = endedFocus !== null ? [endedFocus, '.running.ended'] : [started, '.running'];
+    if (id === null) return;
+    const card = document.querySelector<HTMLElement>(`${selector}[data-trial="${id}"]`);
+    if (card === null) return;
+    card.focus();
+    setStarted(null);
+    setEndedFocus(null);
+  });
 
   // The progress events carry no model ID: remember it from the runs seen running.
   const names = useRef(new Map<number, string>());
   for (const r of runs.data ?? []) names.current.set(r.trialId, r.modelId);
   useEvent('run.progress', (p) => {
     if (p.state === 'running') return;
+    if (document.activeElement?.closest(`.running[data-trial="${p.trialId}"]`) != null) setEndedFocus(p.trialId);
     setEnded((list) => [p, ...list.filter((e) => e.trialId !== p.trialId)].slice(0, 5));
     runs.refetch();
     interrupted.refetch();
@@ -38,7 +53,14 @@ export function RunView({ go, defaultJobs }: { go: Navigate; defaultJobs: number
         <h1 tabIndex={-1}>Run</h1>
         <p>Evaluate an agent on a manifest. Every episode is replayed and checked; the result is the same as `emberbench evaluation run` writes.</p>
       </header>
-      <RunForm defaultJobs={defaultJobs} onStarted={() => runs.refetch()} />
+      <RunForm
+        defaultJobs={defaultJobs}
+        onStarted={(trialId) => {
+          setStarted(trialId);
+          runs.refetch();
+        }}
+      />
+      <LiveRegion text={ended[0] === undefined ? '' : `${ENDED_TEXT[ended[0].state === 'running' ? 'complete' : ended[0].state]}: trial ${ended[0].trialId}${names.current.has(ended[0].trialId) ? ` of ${names.current.get(ended[0].trialId)}` : ''}, ${ended[0].finished} of ${ended[0].scheduled} episodes`} />
 
       <div className="card">
         <h2>Running</h2>
@@ -96,7 +118,7 @@ function EndedRun({ event, modelId, onOpen }: { event: RunProgressEvent; modelId
   const state = event.state === 'running' ? 'complete' : event.state;
   const percent = event.scheduled === 0 ? 0 : Math.floor((event.finished / event.scheduled) * 100);
   return (
-    <div className={`running ended ${state}`} data-trial={event.trialId}>
+    <div className={`running ended ${state}`} data-trial={event.trialId} role="group" aria-label={`Evaluation of trial ${event.trialId}${modelId !== undefined ? `, ${modelId}` : ''}: ${ENDED_TEXT[state]}`} tabIndex={-1}>
       <div className="running-head">
         <strong>{ENDED_TEXT[state]}</strong>
         {modelId !== undefined && <span className="muted">{modelId}</span>}

@@ -1,6 +1,7 @@
 /** Suites and packs: the stored suites with their scenario maps, validation, adding a folder, and the packs. */
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useFocusOnError } from '../../a11y/focus.js';
 import type { SuiteSummary, ValidationReport } from '../../../shared/api/contract.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
 import { EmptyState } from '../../components/EmptyState.js';
@@ -31,10 +32,11 @@ export function SuitesView() {
           ) : suites.data.length === 0 ? (
             <EmptyState title="No suite yet.">Add a suite folder below.</EmptyState>
           ) : (
-            <ul className="select-list" role="listbox" aria-label="Suites">
+            <ul className="select-list" aria-label="Suites">
               {suites.data.map((s) => (
                 <li key={s.suiteHash}>
-                  <button type="button" role="option" aria-selected={current?.suiteHash === s.suiteHash} className={current?.suiteHash === s.suiteHash ? 'selected' : ''} onClick={() => setSelected(s.suiteHash)}>
+                  {/* A list of buttons (not a listbox): each is its own tab stop, the one shown marked as current. */}
+                  <button type="button" aria-current={current?.suiteHash === s.suiteHash ? 'true' : undefined} className={current?.suiteHash === s.suiteHash ? 'selected' : ''} onClick={() => setSelected(s.suiteHash)}>
                     <strong>{s.suiteId}</strong>
                     <span className="muted small">
                       v{s.suiteVersion} · {count(s.scenarioCount, 'scenario')} · {s.source}
@@ -57,8 +59,11 @@ function AddSuiteForm({ onAdded }: { onAdded: (suite: SuiteSummary) => void }) {
   const api = useApi();
   const [dir, setDir] = useState('');
   const add = useAction<SuiteSummary>();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusOnError(add.error, form);
   return (
     <form
+      ref={form}
       className="form"
       onSubmit={(e) => {
         e.preventDefault();

@@ -1,0 +1,300 @@
+/**
+ * Accessibility end to end (issue 25), in Debian Chromium against `emberbench
+ * serve` with the page's Content-Security-Policy on: axe-core (WCAG 2.2 A and
+ * AA rules) on every view of the router in one session, each in the state a
+ * user sees it with data in it (a trial, a replay with a person chosen and a
+ * language-model transcript, a comparison with its lockstep replay, a
+ * generator preview, a refused form), then keyboard-only runs of the main
+ * flow (manifest → run → trial → replay), the Leaderboard, Compare and the
+ * replay map: only key presses, no click.
+ */
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { plannerConfig, plannerScript, startScriptedServer, type ScriptedServer } from '../test/llm/scripted-server.js';
+import { axeViolations, focused, tabTo } from './axe.js';
+import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
+import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
+import { ROOT, startServe, type ServeProcess } from './server.js';
+
+const SHOTS = join(ROOT, 'e2e', 'screenshots');
+const KEY_ENV = 'EMBER_E2E_A11Y_KEY';
+const LLM_MODEL = 'e2e-a11y-language-model';
+const KEYBOARD_MODEL = 'e2e-keyboard-only';
+
+const missing = chromiumMissing();
+if (missing !== null) console.log(`accessibility e2e skipped: ${missing}`);
+
+describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-only flows', () => {
+  let dir: string;
+  let server: ServeProcess | null = null;
+  let endpoint: ScriptedServer | null = null;
+  let browser: Browser;
+  let page: Page;
+  let fx: ReviewFixture;
+  let llmTrial: number;
+  const pageErrors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `a11y-${name}.png`) });
+  const h1 = (text: string) => page.locator('main h1', { hasText: text }).waitFor({ timeout: 60_000 });
+  const isFocused = (selector: string) => page.evaluate(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    dir = mkdtempSync(join(tmpdir(), 'ember-a11y-e2e-'));
+    endpoint = await startScriptedServer(plannerScript('X0'));
+    process.env[KEY_ENV] = 'sk-a11y-e2e';
+    server = await startServe(join(dir, 'archive.sqlite'));
+    const api = apiOf(server);
+    fx = await fillArchive(api, [
+      ['e2e-static-shortest-path', 'static-shortest-path-v1'],
+      ['e2e-congestion-aware', 'congestion-aware-v1'],
+    ]);
+    // A language-model trial (unofficial), for the transcript beside its replay.
+    const manifest = must(await api['trials.get']({ trialId: fx.trialA }), 'trial').trial.manifestHash;
+    llmTrial = must(await api['runs.start']({ manifestHash: manifest, agent: { kind: 'openai-chat', config: plannerConfig(endpoint.baseUrl, KEY_ENV, { planner_interval: 4 }), maxConnections: 2 }, modelId: LLM_MODEL, jobs: 2 }), 'llm run').trialId;
+    for (const until = Date.now() + 180_000; ; ) {
+      const t = must(await api['trials.get']({ trialId: llmTrial }), 'llm trial');
+      if (t.trial.status !== 'running' && t.report !== null) break;
+      if (t.trial.status !== 'running') throw new Error(`the language-model trial ended ${t.trial.status}`);
+      if (Date.now() > until) throw new Error('the language-model trial did not finish in 180 s');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    browser = await launchChromium();
+    page = await openAppPage(browser, server.url, pageErrors);
+  });
+
+  afterAll(async () => {
+    delete process.env[KEY_ENV];
+    await browser?.close();
+    await server?.stop();
+    await endpoint?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('axe finds no WCAG 2.2 A/AA violation in any view', async () => {
+    const found: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      const v = await axeViolations(page);
+      if (v.length > 0) found[name] = v;
+    };
+    const nav = async (key: string, title: string) => {
+      await page.keyboard.press(`Alt+${key}`);
+      await h1(title);
+    };
+
+    await nav('1', 'Project');
+    await page.locator('main table').first().waitFor({ timeout: 30_000 });
+    await check('Project');
+
+    await nav('2', 'Suites and packs');
+    await page.locator('.previews canvas').first().waitFor({ timeout: 30_000 });
+    await check('Suites and packs');
+
+    await nav('3', 'Manifests');
+    await page.getByLabel('Seeds').fill('1');
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    await page.getByRole('status').filter({ hasText: 'created' }).waitFor({ timeout: 60_000 });
+    await check('Manifests (a manifest just created)');
+    await page.getByLabel('Seeds').fill('zero');
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    await page.locator('.field.invalid[data-field="seeds"]').waitFor({ timeout: 30_000 });
+    await check('Manifests (a refused seed)');
+    await page.getByLabel('Seeds').fill('');
+
+    await nav('4', 'Run');
+    await check('Run');
+    await page.locator('.segmented label', { hasText: 'Language model' }).click();
+    await page.getByLabel('Adapter configuration (JSON)').waitFor();
+    await check('Run (language-model fields)');
+    await page.locator('.segmented label', { hasText: 'Baseline' }).click();
+
+    await nav('5', 'Trials');
+    await page.locator('.vbody [role="row"]').first().waitFor({ timeout: 30_000 });
+    await check('Trials');
+
+    await page.locator('.vbody [role="row"]', { hasText: fx.modelA }).first().click();
+    await page.getByTestId('headline-score').waitFor({ timeout: 60_000 });
+    await page.getByRole('grid', { name: 'episodes' }).locator('[role="row"]').nth(3).waitFor({ timeout: 30_000 });
+    await check('Trial');
+
+    await page.getByRole('grid', { name: 'episodes' }).locator('[role="row"]', { hasText: 'v1-pub-10-large-hall' }).click();
+    await h1('Replay: episode 9');
+    const map = page.getByTestId('replay-map');
+    await map.locator('canvas').first().waitFor({ timeout: 30_000 });
+    await map.focus();
+    await page.keyboard.press('n');
+    await page.getByTestId('person-evidence').waitFor();
+    await check('Replay (a person chosen)');
+    await shot('replay');
+
+    await page.evaluate(`localStorage.setItem('ember.location', JSON.stringify({ view: 'replay', trialId: ${llmTrial}, index: 1 }))`);
+    await page.reload();
+    await h1('Replay: episode 1');
+    const calls = page.getByTestId('transcript').locator('.transcript-calls li');
+    await expect.poll(() => calls.count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await calls.nth(1).getByRole('button', { name: 'step 4' }).click();
+    await expect.poll(() => calls.nth(1).getAttribute('aria-current')).toBe('step');
+    await check('Replay (a language-model transcript)');
+    await page.getByTestId('transcript').scrollIntoViewIfNeeded();
+    await shot('replay-transcript');
+
+    await nav('6', 'Compare');
+    await page.getByRole('group', { name: 'A trials' }).getByLabel(new RegExp(`Trial ${fx.trialA} · ${fx.modelA}`)).check();
+    await page.getByRole('group', { name: 'B trials' }).getByLabel(new RegExp(`Trial ${fx.trialB} · ${fx.modelB}`)).check();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.getByTestId('compare-outcome').waitFor({ timeout: 60_000 });
+    await page.getByTestId('paired-table').locator('tbody tr', { hasText: 'v1-pub-10-large-hall' }).click();
+    await expect.poll(() => page.getByTestId('lockstep').locator('canvas').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await check('Compare (a result and its lockstep replay)');
+
+    await nav('7', 'Leaderboard');
+    await page.getByTestId('board').first().waitFor({ timeout: 60_000 });
+    await check('Leaderboard');
+    await shot('leaderboard');
+
+    await nav('8', 'Generate');
+    await page.getByRole('button', { name: 'Preview' }).waitFor({ timeout: 30_000 });
+    await check('Generate');
+
+    await nav('9', 'Signing keys');
+    await page.getByTestId('own-key').waitFor({ timeout: 30_000 });
+    await check('Signing keys');
+
+    expect(found).toEqual({});
+  });
+
+  test('keyboard only: manifest → run → trial → replay, focus following each action', async () => {
+    await page.keyboard.press('Alt+3');
+    await h1('Manifests');
+    await tabTo(page, 'input[aria-describedby]:not([type])');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    // Focus goes to the result.
+    await page.getByRole('status').filter({ hasText: 'created' }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => isFocused('[data-testid="manifest-created"]'), { timeout: 10_000 }).toBe(true);
+
+    await page.keyboard.press('Alt+4');
+    await h1('Run');
+    // A refused Start (a model ID over 256 characters), pressed on the button, puts the focus on the field at fault.
+    await tabTo(page, '[data-field="modelId"] input');
+    await page.keyboard.insertText('x'.repeat(300));
+    await tabTo(page, 'button.primary[type="submit"]');
+    await page.keyboard.press('Enter');
+    await page.locator('.field.invalid[data-field="modelId"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => isFocused('[data-field="modelId"] input'), { timeout: 10_000 }).toBe(true);
+    await shot('run-refused');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(KEYBOARD_MODEL);
+    await tabTo(page, '[data-field="jobs"] input');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    // Focus goes to the started run's card, which names the run.
+    await expect.poll(() => isFocused('[data-trial]'), { timeout: 60_000 }).toBe(true);
+    const card = page.locator('.running.ended.complete', { hasText: KEYBOARD_MODEL });
+    await card.waitFor({ timeout: 240_000 });
+    await shot('run-finished');
+    await tabTo(page, '.running.ended button');
+    expect(await focused(page)).toMatch(/Open trial/);
+    await page.keyboard.press('Enter');
+    await h1(KEYBOARD_MODEL);
+    await tabTo(page, '[role="grid"][aria-label="episodes"]');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await h1('Replay: episode');
+    await page.getByTestId('replay-map').locator('canvas').first().waitFor({ timeout: 30_000 });
+    // Replay keys work after a button was pressed (focus on a button, not in a text field).
+    await tabTo(page, 'button', { limit: 30 });
+    await page.keyboard.press('End');
+    const clock = page.getByTestId('replay-clock');
+    const steps = Number(/\/ (\d+)/.exec((await clock.textContent())!)![1]);
+    await expect.poll(() => clock.textContent()).toBe(`step ${steps} / ${steps}`);
+    await page.keyboard.press('Home');
+    await expect.poll(() => clock.textContent()).toBe(`step 0 / ${steps}`);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => clock.textContent()).toBe(`step 2 / ${steps}`);
+    expect(await page.getByTestId('replay-scrubber').getAttribute('aria-valuetext')).toBe(`step 2 of ${steps}`);
+    expect(await page.getByTestId('replay-step-text').textContent()).toMatch(/^Step 2 of \d+: \d+ active, \d+ evacuated, \d+ dead, \d+ stranded/);
+  });
+
+  test('keyboard only: the replay map zooms, pans, chooses a person and follows them', async () => {
+    const map = page.getByTestId('replay-map');
+    await tabTo(page, '[data-testid="replay-map"]');
+    const view = async () => ({ zoom: Number(await map.getAttribute('data-zoom')), x: Number(await map.getAttribute('data-pan-x')), y: Number(await map.getAttribute('data-pan-y')) });
+    const fit = await view();
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await expect.poll(async () => (await view()).zoom).toBeGreaterThan(fit.zoom);
+    const zoomed = await view();
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(async () => (await view()).x).toBeLessThan(zoomed.x);
+    expect((await view()).y).toBeLessThan(zoomed.y);
+    await page.keyboard.press('-');
+    await expect.poll(async () => (await view()).zoom).toBeLessThan(zoomed.zoom);
+    await page.keyboard.press('0');
+    await expect.poll(view).toEqual(fit);
+    // Arrows without Shift still step the replay while the map has focus.
+    const clock = page.getByTestId('replay-clock');
+    const before = await clock.textContent();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => clock.textContent()).not.toBe(before);
+
+    await page.keyboard.press('n');
+    const evidence = page.getByTestId('person-evidence');
+    await evidence.waitFor();
+    const first = await evidence.getAttribute('aria-label');
+    await page.keyboard.press('n');
+    await expect.poll(() => evidence.getAttribute('aria-label')).not.toBe(first);
+    await page.keyboard.press('p');
+    await expect.poll(() => evidence.getAttribute('aria-label')).toBe(first);
+    expect(await page.getByTestId('replay-step-text').textContent()).toContain(first!.replace('Person ', ''));
+    await page.keyboard.press('f');
+    await expect.poll(() => evidence.getByLabel('Follow this person').isChecked()).toBe(true);
+    await page.keyboard.press('f');
+    await expect.poll(() => evidence.getByLabel('Follow this person').isChecked()).toBe(false);
+    await shot('replay-map-keyboard');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => evidence.count()).toBe(0);
+    expect(await isFocused('[data-testid="replay-map"]')).toBe(true);
+  });
+
+  test('keyboard only: the Leaderboard opens a trial', async () => {
+    await page.keyboard.press('Alt+7');
+    await h1('Leaderboard');
+    await page.getByTestId('board').first().waitFor({ timeout: 60_000 });
+    await tabTo(page, '[data-testid="board"] tbody tr');
+    const model = (await page.evaluate('document.activeElement.getAttribute("data-model")')) as string;
+    await page.keyboard.press('Enter');
+    await h1(model);
+  });
+
+  test('keyboard only: Compare reaches the side-by-side replay', async () => {
+    await page.keyboard.press('Alt+6');
+    await h1('Compare');
+    await tabTo(page, `fieldset[aria-label="A trials"] input[data-trial="${fx.trialA}"]`);
+    await page.keyboard.press('Space');
+    await tabTo(page, `fieldset[aria-label="B trials"] input[data-trial="${fx.trialB}"]`);
+    await page.keyboard.press('Space');
+    await tabTo(page, 'button[type="submit"]');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('compare-outcome').waitFor({ timeout: 60_000 });
+    await expect.poll(() => isFocused('[data-testid="compare-result"]'), { timeout: 10_000 }).toBe(true);
+    await tabTo(page, '[data-testid="paired-table"] tbody tr');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const lockstep = page.getByTestId('lockstep');
+    await expect.poll(() => lockstep.locator('canvas').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => isFocused('[data-testid="lockstep-focus"]'), { timeout: 10_000 }).toBe(true);
+    await page.keyboard.press('End');
+    const clock = lockstep.getByTestId('replay-clock');
+    const max = /\/ (\d+)/.exec((await clock.textContent())!)![1];
+    await expect.poll(() => clock.textContent()).toBe(`step ${max} / ${max}`);
+    await lockstep.scrollIntoViewIfNeeded();
+    await shot('compare-lockstep-keyboard');
+    expect(pageErrors).toEqual([]);
+  });
+});
