@@ -7,7 +7,7 @@
 
 import { IsolationBadge } from '../components/IsolationBadge.js';
 import { SignerBadge } from '../components/SignerBadge.js';
-import type { AdjacentComparison, LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
+import type { AdjacentComparison } from '../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup } from '../../shared/api/contract.js';
 import { useQuery } from '../app/api-context.js';
 import type { Navigate } from '../app/App.js';
@@ -18,7 +18,7 @@ import { points, shortHash } from '../components/format.js';
 import '../replay/replay.css';
 
 function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
-  const board = group.board as LeaderboardArtifact | null;
+  const board = group.board;
   const adjacent = (rank: number): AdjacentComparison | undefined => board?.adjacent.find((c) => c.rank_a === rank);
   return (
     <div className="card" data-testid="board" data-official={group.official} data-target={group.target}>
