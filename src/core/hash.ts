@@ -2,7 +2,7 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { canonicalJson, type CanonicalInput } from './json/canonical.js';
+import { canonicalJson, type CanonicalShape } from './json/canonical.js';
 
 /** An incremental SHA-256; a string is hashed as its UTF-8 bytes. */
 export interface Sha256 {
@@ -49,7 +49,7 @@ export function sha256Bytes(data: Uint8Array | string): Uint8Array {
 }
 
 /** The digest of a value: SHA-256 of its canonical JSON. */
-export function digestOf(value: CanonicalInput): string {
+export function digestOf<T>(value: T & CanonicalShape<T>): string {
   return sha256Hex(canonicalJson(value));
 }
 

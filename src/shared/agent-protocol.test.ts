@@ -68,6 +68,16 @@ describe('module host messages', () => {
     }
     expect(parseHostRequest({ type: 'load', seq: 1, file: '/a.mjs', exportName: 'make' })).toEqual({ type: 'load', seq: 1, file: '/a.mjs', exportName: 'make' });
     expect(parseHostRequest({ type: 'act', seq: 4, observation: OBSERVATION })).toEqual({ type: 'act', seq: 4, observation: OBSERVATION });
+    const malformed = [
+      { ...OBSERVATION, step: -1 },
+      { ...OBSERVATION, map: ['#E#', 3] },
+      { ...OBSERVATION, exits: [[0]] },
+      { ...OBSERVATION, burning: [[1, 'a']] },
+      { ...OBSERVATION, people: [{ id: 'p0000' }] },
+      { ...OBSERVATION, people: [{ id: 7, cell: [1, 1] }] },
+      { ...OBSERVATION, dead: undefined },
+    ];
+    for (const observation of malformed) expect(parseHostRequest({ type: 'act', seq: 1, observation })).toBeUndefined();
     for (const bad of [{ type: 'load', seq: 1, file: 3, exportName: 'x' }, { type: 'act', seq: 1 }, { type: 'act', seq: 1, observation: [] }, { type: 'new_agent' }]) {
       expect(parseHostRequest(bad)).toBeUndefined();
     }

@@ -14,9 +14,10 @@
  * agent code that can send anything.
  */
 
-import { canonicalJson, type CanonicalInput } from '../core/json/canonical.js';
+import { canonicalJson } from '../core/json/canonical.js';
 import { parseStrictJson } from '../core/json/strict-parse.js';
-import type { Observation } from '../core/sim/observation.js';
+import type { Observation, ObservedPerson } from '../core/sim/observation.js';
+import type { CellPair } from '../core/world/grid.js';
 
 // ---------------------------------------------------------------------------
 // Module host protocol (a line-framed pipe)
@@ -145,6 +146,30 @@ export function parseHostReply(message: unknown): HostReply | undefined {
   }
 }
 
+function isCellPair(value: unknown): value is CellPair {
+  return Array.isArray(value) && value.length === 2 && isSeq(value[0]) && isSeq(value[1]);
+}
+
+function isObservedPerson(value: unknown): value is ObservedPerson {
+  return isRecord(value) && typeof value.id === 'string' && isCellPair(value.cell);
+}
+
+/** The whole shape of an observation (what `act` hands the agent), checked field by field. */
+function isObservation(value: unknown): value is Observation {
+  if (!isRecord(value) || !isSeq(value.step) || !isSeq(value.max_steps) || !isSeq(value.evacuated) || !isSeq(value.dead)) return false;
+  const { map, exits, burning, people } = value;
+  return (
+    Array.isArray(map) &&
+    map.every((row) => typeof row === 'string') &&
+    Array.isArray(exits) &&
+    exits.every(isCellPair) &&
+    Array.isArray(burning) &&
+    burning.every(isCellPair) &&
+    Array.isArray(people) &&
+    people.every(isObservedPerson)
+  );
+}
+
 /** Parses an evaluator request inside the host; `undefined` when malformed. */
 export function parseHostRequest(message: unknown): HostRequest | undefined {
   if (!isRecord(message) || !isSeq(message.seq)) return undefined;
@@ -157,7 +182,7 @@ export function parseHostRequest(message: unknown): HostRequest | undefined {
     case 'end_agent':
       return { type: message.type, seq };
     case 'act':
-      return isRecord(message.observation) ? { type: 'act', seq, observation: message.observation as unknown as Observation } : undefined;
+      return isObservation(message.observation) ? { type: 'act', seq, observation: message.observation } : undefined;
     case 'view': {
       const start = parseViewStart(message.start);
       const { step, evacuated, dead, gone, people, added } = message;
@@ -186,9 +211,7 @@ export const LINE_PROTOCOL_MAX_LINE_BYTES = 16 * 1024 * 1024;
  * plus LF. Canonical JSON never contains a raw LF, so framing is exact.
  */
 export function encodeObservationLine(observation: Observation): string {
-  // Observation is an interface of JSON data; the cast only drops the
-  // index-signature requirement that interfaces never satisfy.
-  return canonicalJson(observation as unknown as CanonicalInput) + '\n';
+  return canonicalJson(observation) + '\n';
 }
 
 export type ActionLineResult =

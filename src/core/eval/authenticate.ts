@@ -18,7 +18,7 @@
  */
 
 import { MismatchError, ValidationError } from '../errors.js';
-import { canonicalJson, type JsonObject } from '../json/canonical.js';
+import { canonicalJson } from '../json/canonical.js';
 import { MetricsObserver, type EpisodeMetrics, type PersonMetrics } from '../metrics/metrics.js';
 import type { EpisodeOutcome } from '../sim/events.js';
 import type { RunRecord } from '../sim/record.js';
@@ -124,7 +124,7 @@ export function authenticateEpisode(
   // checkManifestTargetsSuite guarantees the scenario is in the suite.
   const scenario = scenarios.get(scheduled.scenario_id)!;
   const measured = measureRecord(scenario, episode.record, `${path}.record (episode ${episode.index})`);
-  if (canonicalJson(measured.metrics as unknown as JsonObject) !== canonicalJson(episode.metrics as unknown as JsonObject)) {
+  if (canonicalJson(measured.metrics) !== canonicalJson(episode.metrics)) {
     throw new ValidationError(`${path}.metrics: differ from the recomputed metrics (episode ${episode.index})`);
   }
   return { ...measured, index: episode.index, scheduled, record: episode.record };

@@ -7,7 +7,7 @@
 
 import { MismatchError, ValidationError, fieldError } from '../errors.js';
 import { digestOf } from '../hash.js';
-import { canonicalJson, indentedJson, type JsonObject } from '../json/canonical.js';
+import { canonicalJson, indentedJson, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
 import { parseJsonInput } from '../json/strict-parse.js';
 import { BENCHMARK_REVISION, BENCHMARK_VERSIONS } from '../versions.js';
@@ -85,19 +85,19 @@ export function buildManifest(suite: Suite, seeds: readonly string[]): Evaluatio
 }
 
 export function manifestText(manifest: EvaluationManifest): string {
-  return indentedJson(manifest as unknown as JsonObject);
+  return indentedJson(manifest);
 }
 
 export function manifestHash(manifest: EvaluationManifest): string {
-  return digestOf(manifest as unknown as JsonObject);
+  return digestOf(manifest);
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Reads a manifest value strictly; versions must equal the running ones. */
-export function readManifest(value: unknown, source: string, path = '$'): EvaluationManifest {
+export function readManifest(value: JsonValue | undefined, source: string, path = '$'): EvaluationManifest {
   const r = new FieldReader(source);
-  const obj = r.object(value as JsonObject, path, ['benchmark_revision', 'episodes', 'evaluation_manifest_version', 'seeds', 'suite', 'versions']);
+  const obj = r.object(value, path, ['benchmark_revision', 'episodes', 'evaluation_manifest_version', 'seeds', 'suite', 'versions']);
   if (obj.benchmark_revision !== BENCHMARK_REVISION) r.fail(`${path}.benchmark_revision`, `is ${canonicalJson(obj.benchmark_revision!)}, this build runs revision ${BENCHMARK_REVISION}`);
   r.literal(obj.evaluation_manifest_version, `${path}.evaluation_manifest_version`, [BENCHMARK_VERSIONS.evaluation_manifest_version]);
   const versions = r.object(obj.versions, `${path}.versions`, Object.keys(BENCHMARK_VERSIONS));
@@ -106,7 +106,15 @@ export function readManifest(value: unknown, source: string, path = '$'): Evalua
   }
   const suite = r.object(obj.suite, `${path}.suite`, ['schema_version', 'seed_role', 'suite_hash', 'suite_id', 'suite_version', 'visibility']);
   for (const key of Object.keys(suite)) r.string(suite[key], `${path}.suite.${key}`);
-  r.string(suite.suite_hash, `${path}.suite.suite_hash`, HEX64);
+  const suiteField = (key: keyof SuiteIdentity): string => r.string(suite[key], `${path}.suite.${key}`);
+  const identity: SuiteIdentity = {
+    schema_version: suiteField('schema_version'),
+    seed_role: suiteField('seed_role'),
+    suite_hash: r.string(suite.suite_hash, `${path}.suite.suite_hash`, HEX64),
+    suite_id: suiteField('suite_id'),
+    suite_version: suiteField('suite_version'),
+    visibility: suiteField('visibility'),
+  };
   const seeds = r.array(obj.seeds, `${path}.seeds`).map((s, i) => {
     const seed = r.string(s, `${path}.seeds[${i}]`);
     if (!isSeed(seed)) r.fail(`${path}.seeds[${i}]`, 'must be a decimal integer in [0, 2**64 - 1]');
@@ -114,19 +122,27 @@ export function readManifest(value: unknown, source: string, path = '$'): Evalua
   });
   if (seeds.length === 0) r.fail(`${path}.seeds`, 'must not be empty');
   if (new Set(seeds).size !== seeds.length) r.fail(`${path}.seeds`, 'must be distinct');
-  const episodes = r.array(obj.episodes, `${path}.episodes`).map((e, i) => {
+  const episodes = r.array(obj.episodes, `${path}.episodes`).map((e, i): ManifestEpisode => {
     const p = `${path}.episodes[${i}]`;
     const ep = r.object(e, p, ['index', 'primary_family', 'scenario_hash', 'scenario_id', 'seed']);
     if (r.integer(ep.index, `${p}.index`) !== i) r.fail(`${p}.index`, `must be ${i}`);
-    r.string(ep.primary_family, `${p}.primary_family`);
-    r.string(ep.scenario_hash, `${p}.scenario_hash`, HEX64);
-    r.string(ep.scenario_id, `${p}.scenario_id`);
+    const family = r.string(ep.primary_family, `${p}.primary_family`);
+    const scenarioHash = r.string(ep.scenario_hash, `${p}.scenario_hash`, HEX64);
+    const scenarioId = r.string(ep.scenario_id, `${p}.scenario_id`);
     const seed = r.string(ep.seed, `${p}.seed`);
     if (seed !== seeds[i % seeds.length]) r.fail(`${p}.seed`, 'does not follow the seed order (episodes are scenario-major)');
-    return ep;
+    return { index: i, primary_family: family, scenario_hash: scenarioHash, scenario_id: scenarioId, seed };
   });
   if (episodes.length === 0 || episodes.length % seeds.length !== 0) r.fail(`${path}.episodes`, 'must hold every scenario once per seed');
-  return obj as unknown as EvaluationManifest;
+  // Checked equal to the running revision and versions above.
+  return {
+    benchmark_revision: BENCHMARK_REVISION,
+    episodes,
+    evaluation_manifest_version: BENCHMARK_VERSIONS.evaluation_manifest_version,
+    seeds,
+    suite: identity,
+    versions: { ...BENCHMARK_VERSIONS },
+  };
 }
 
 /** Parses a manifest file: strict JSON in exactly the indented manifest form. */
@@ -142,10 +158,10 @@ export function parseManifestText(text: string, source: string): EvaluationManif
 /** The manifest must target this suite: same identity and exactly its episodes for its seeds. */
 export function checkManifestTargetsSuite(manifest: EvaluationManifest, suite: Suite, source: string): void {
   const expected = buildManifest(suite, manifest.seeds);
-  if (canonicalJson(expected.suite as unknown as JsonObject) !== canonicalJson(manifest.suite as unknown as JsonObject)) {
+  if (canonicalJson(expected.suite) !== canonicalJson(manifest.suite)) {
     throw new ValidationError(`${source}: manifest targets suite ${manifest.suite.suite_id} ${manifest.suite.suite_version} (${manifest.suite.suite_hash}), not the given suite ${suite.suiteId} ${suite.suiteVersion} (${suite.hash})`);
   }
-  if (canonicalJson(expected as unknown as JsonObject) !== canonicalJson(manifest as unknown as JsonObject)) {
+  if (canonicalJson(expected) !== canonicalJson(manifest)) {
     throw new ValidationError(`${source}: manifest episodes do not match the suite's scenarios and the manifest's seeds`);
   }
 }

@@ -13,16 +13,11 @@
 
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { createSha256 } from '../hash.js';
-import { canonicalJson, canonicalString, type CanonicalInput } from '../json/canonical.js';
+import { canonicalJson, canonicalString } from '../json/canonical.js';
 import type { EvaluationResult } from './result.js';
 
 /** Failures are small (a message of at most 2000 characters each); they are grouped into pieces of about this many characters. */
 const FAILURE_PIECE_CHARS = 1 << 20;
-
-function data(value: unknown): CanonicalInput {
-  // Result values are JSON data: the result file is their canonical JSON.
-  return value as CanonicalInput;
-}
 
 /**
  * The result file text (canonical JSON plus one LF) as a sequence of
@@ -35,18 +30,18 @@ export function* resultPieces(result: EvaluationResult): Generator<string, void,
     yield '{"episodes":[]';
   } else {
     yield '{"episodes":[';
-    for (let i = 0; i < episodes.length; i++) yield (i === 0 ? '' : ',') + canonicalJson(data(episodes[i]));
+    for (let i = 0; i < episodes.length; i++) yield (i === 0 ? '' : ',') + canonicalJson(episodes[i]!);
     yield ']';
   }
   let piece = `,"evaluation_result_version":${canonicalString(result.evaluation_result_version)},"failures":[`;
   for (let i = 0; i < failures.length; i++) {
-    piece += (i === 0 ? '' : ',') + canonicalJson(data(failures[i]));
+    piece += (i === 0 ? '' : ',') + canonicalJson(failures[i]!);
     if (piece.length >= FAILURE_PIECE_CHARS) {
       yield piece;
       piece = '';
     }
   }
-  yield piece + `],"manifest":` + canonicalJson(data(result.manifest));
+  yield piece + `],"manifest":` + canonicalJson(result.manifest);
   yield `,"manifest_hash":${canonicalString(result.manifest_hash)},"model_id":${canonicalString(result.model_id)}}\n`;
 }
 

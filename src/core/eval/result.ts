@@ -15,7 +15,7 @@ import { HEX64, fileDigest } from '../hash.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
 import { parseJsonInput } from '../json/strict-parse.js';
-import type { EpisodeMetrics } from '../metrics/metrics.js';
+import type { BlockedMoves, CrowdDiagnostics, EpisodeMetrics, EvacuationSteps, ExitEvacuations, PathEfficiency } from '../metrics/metrics.js';
 import { readRecordValue } from '../sim/record-codec.js';
 import type { RunRecord } from '../sim/record.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
@@ -92,7 +92,7 @@ export function buildResult(
 
 /** The result file text: canonical JSON plus one LF. */
 export function resultText(result: EvaluationResult): string {
-  return canonicalJson(result as unknown as JsonObject) + '\n';
+  return canonicalJson(result) + '\n';
 }
 
 /** The result digest: SHA-256 of the file text without its final LF. */
@@ -141,34 +141,69 @@ function readMetrics(r: FieldReader, value: JsonValue | undefined, path: string)
     'population',
     'stranded',
   ]);
-  r.string(m.metrics_version, `${path}.metrics_version`);
-  r.string(m.crowd_diagnostics_version, `${path}.crowd_diagnostics_version`);
-  for (const key of ['population', 'evacuated', 'casualties', 'stranded', 'moves_attempted', 'fire_exposure']) {
-    r.integer(m[key], `${path}.${key}`);
-  }
-  fraction(r, m.evacuation_rate, `${path}.evacuation_rate`);
-  nullableFraction(r, m.congestion_block_rate, `${path}.congestion_block_rate`);
-  nullableInteger(r, m.min_fire_distance, `${path}.min_fire_distance`);
+  // Read in the order the fields are checked, so the first problem reported stays the same.
+  const metricsVersion = r.string(m.metrics_version, `${path}.metrics_version`);
+  const crowdVersion = r.string(m.crowd_diagnostics_version, `${path}.crowd_diagnostics_version`);
+  const count = (obj: JsonObject, key: string, at: string): number => r.integer(obj[key], `${at}.${key}`);
+  const population = count(m, 'population', path);
+  const evacuated = count(m, 'evacuated', path);
+  const casualties = count(m, 'casualties', path);
+  const stranded = count(m, 'stranded', path);
+  const movesAttempted = count(m, 'moves_attempted', path);
+  const fireExposure = count(m, 'fire_exposure', path);
+  const evacuationRate = fraction(r, m.evacuation_rate, `${path}.evacuation_rate`);
+  const congestionBlockRate = nullableFraction(r, m.congestion_block_rate, `${path}.congestion_block_rate`);
+  const minFireDistance = nullableInteger(r, m.min_fire_distance, `${path}.min_fire_distance`);
   const steps = r.object(m.evacuation_steps, `${path}.evacuation_steps`, ['max', 'mean', 'sum']);
-  r.integer(steps.sum, `${path}.evacuation_steps.sum`);
-  nullableFraction(r, steps.mean, `${path}.evacuation_steps.mean`);
-  nullableInteger(r, steps.max, `${path}.evacuation_steps.max`);
+  const stepsSum = r.integer(steps.sum, `${path}.evacuation_steps.sum`);
+  const stepsMean = nullableFraction(r, steps.mean, `${path}.evacuation_steps.mean`);
+  const evacuationSteps: EvacuationSteps = { max: nullableInteger(r, steps.max, `${path}.evacuation_steps.max`), mean: stepsMean, sum: stepsSum };
   const blocked = r.object(m.blocked_moves, `${path}.blocked_moves`, ['conflict', 'cycle', 'occupied', 'total']);
-  for (const key of ['conflict', 'cycle', 'occupied', 'total']) r.integer(blocked[key], `${path}.blocked_moves.${key}`);
+  const blockedAt = `${path}.blocked_moves`;
+  const conflict = count(blocked, 'conflict', blockedAt);
+  const cycle = count(blocked, 'cycle', blockedAt);
+  const occupied = count(blocked, 'occupied', blockedAt);
+  const blockedMoves: BlockedMoves = { conflict, cycle, occupied, total: count(blocked, 'total', blockedAt) };
   const pathEff = r.object(m.path_efficiency, `${path}.path_efficiency`, ['moved_sum', 'ratio', 'static_shortest_sum']);
-  r.integer(pathEff.moved_sum, `${path}.path_efficiency.moved_sum`);
-  r.integer(pathEff.static_shortest_sum, `${path}.path_efficiency.static_shortest_sum`);
-  nullableFraction(r, pathEff.ratio, `${path}.path_efficiency.ratio`);
-  r.array(m.per_exit_evacuations, `${path}.per_exit_evacuations`).forEach((item, k) => {
+  const movedSum = r.integer(pathEff.moved_sum, `${path}.path_efficiency.moved_sum`);
+  const staticShortestSum = r.integer(pathEff.static_shortest_sum, `${path}.path_efficiency.static_shortest_sum`);
+  const pathEfficiency: PathEfficiency = { moved_sum: movedSum, ratio: nullableFraction(r, pathEff.ratio, `${path}.path_efficiency.ratio`), static_shortest_sum: staticShortestSum };
+  const perExit = r.array(m.per_exit_evacuations, `${path}.per_exit_evacuations`).map((item, k): ExitEvacuations => {
     const p = `${path}.per_exit_evacuations[${k}]`;
     const triple = r.array(item, p);
     if (triple.length !== 3) r.fail(p, 'must be a [row, col, count] triple');
-    triple.forEach((v, j) => r.integer(v, `${p}[${j}]`));
+    return [r.integer(triple[0], `${p}[0]`), r.integer(triple[1], `${p}[1]`), r.integer(triple[2], `${p}[2]`)];
   });
-  const crowd = r.object(m.crowd, `${path}.crowd`, ['contested_cell_steps', 'exit_throughput', 'hotspot_cells', 'peak_contested_cells']);
-  for (const key of ['contested_cell_steps', 'hotspot_cells', 'peak_contested_cells']) r.integer(crowd[key], `${path}.crowd.${key}`);
-  nullableFraction(r, crowd.exit_throughput, `${path}.crowd.exit_throughput`);
-  return m as unknown as EpisodeMetrics;
+  const crowdObj = r.object(m.crowd, `${path}.crowd`, ['contested_cell_steps', 'exit_throughput', 'hotspot_cells', 'peak_contested_cells']);
+  const crowdAt = `${path}.crowd`;
+  const contested = count(crowdObj, 'contested_cell_steps', crowdAt);
+  const hotspots = count(crowdObj, 'hotspot_cells', crowdAt);
+  const peak = count(crowdObj, 'peak_contested_cells', crowdAt);
+  const crowd: CrowdDiagnostics = {
+    contested_cell_steps: contested,
+    exit_throughput: nullableFraction(r, crowdObj.exit_throughput, `${path}.crowd.exit_throughput`),
+    hotspot_cells: hotspots,
+    peak_contested_cells: peak,
+  };
+  // Keys in canonical (sorted) order, the order the parsed file had.
+  return {
+    blocked_moves: blockedMoves,
+    casualties,
+    congestion_block_rate: congestionBlockRate,
+    crowd,
+    crowd_diagnostics_version: crowdVersion,
+    evacuated,
+    evacuation_rate: evacuationRate,
+    evacuation_steps: evacuationSteps,
+    fire_exposure: fireExposure,
+    metrics_version: metricsVersion,
+    min_fire_distance: minFireDistance,
+    moves_attempted: movesAttempted,
+    path_efficiency: pathEfficiency,
+    per_exit_evacuations: perExit,
+    population,
+    stranded,
+  };
 }
 
 function readEpisode(r: FieldReader, value: JsonValue, path: string): ResultEpisode {

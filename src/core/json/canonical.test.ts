@@ -32,6 +32,41 @@ describe('canonical JSON', () => {
     expect(() => canonicalJson({ f: (() => 1) as never })).toThrow(TypeError);
   });
 
+  it('takes typed interfaces without a cast, and refuses what is not JSON-shaped at compile time', () => {
+    interface Cell {
+      readonly row: number;
+      readonly note?: string;
+    }
+    interface Board {
+      readonly name: string;
+      readonly cells: readonly Cell[];
+      readonly pairs: readonly (readonly [number, number])[];
+      readonly next: Board | null;
+      readonly counts: Readonly<Record<string, number>>;
+    }
+    const board: Board = { name: 'b', cells: [{ row: 1 }, { row: 2, note: 'x' }], pairs: [[1, 2]], next: null, counts: { z: 1, a: 2 } };
+    expect(canonicalJson(board)).toBe('{"cells":[{"row":1},{"note":"x","row":2}],"counts":{"a":2,"z":1},"name":"b","next":null,"pairs":[[1,2]]}');
+    expect(indentedJson([board.cells[0]!])).toBe('[\n  {\n    "row": 1\n  }\n]\n');
+    expect(digestOf(board)).toBe(sha256Hex(canonicalJson(board)));
+
+    // Each line below must fail to compile (tsconfig.test.json checks these files); at run time they throw.
+    interface WithMethod {
+      readonly n: number;
+      total(): number;
+    }
+    const withMethod: WithMethod = { n: 1, total: () => 1 };
+    // @ts-expect-error a function is not JSON
+    expect(() => canonicalJson(withMethod)).toThrow(TypeError);
+    const holes: readonly (number | undefined)[] = [1, undefined];
+    // @ts-expect-error undefined inside an array has no JSON form
+    expect(() => canonicalJson(holes)).toThrow(TypeError);
+    // @ts-expect-error a bigint is not JSON
+    expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
+    const opaque: { readonly value: unknown } = { value: Symbol('s') };
+    // @ts-expect-error an unknown field may hold anything
+    expect(() => canonicalJson(opaque)).toThrow(TypeError);
+  });
+
   it('leaves out undefined object values and writes -0 as 0', () => {
     expect(canonicalJson({ a: undefined, b: -0 })).toBe('{"b":0}');
   });

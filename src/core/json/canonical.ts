@@ -24,6 +24,29 @@ export type CanonicalInput =
   | readonly CanonicalInput[]
   | { readonly [key: string]: CanonicalInput | undefined };
 
+type JsonScalar = null | boolean | number | string;
+
+/**
+ * What canonical JSON accepts of a type `T`, for `value: T & CanonicalShape<T>`:
+ * the typed records, results and reports are interfaces, which have no index
+ * signature and so are not a {@link CanonicalInput}; this checks them field
+ * by field instead. A part that is not JSON-shaped becomes `never`, so a
+ * function, a bigint, a Map, an `unknown` field or `undefined` inside an
+ * array fails at compile time. (Floats cannot be told from integers by
+ * type: canonicalJson refuses them at run time.)
+ */
+export type CanonicalShape<T> = T extends JsonScalar
+  ? JsonScalar
+  : T extends CanonicalInput
+    ? CanonicalInput
+    : T extends readonly unknown[]
+      ? { readonly [I in keyof T]: undefined extends T[I] ? never : CanonicalShape<T[I]> }
+      : T extends (...args: never) => unknown
+        ? never
+        : T extends object
+          ? { readonly [K in keyof T]: K extends symbol ? never : CanonicalShape<T[K]> | (undefined extends T[K] ? undefined : never) }
+          : never;
+
 const SHORT_ESCAPES: Record<number, string> = {
   0x08: '\\b',
   0x09: '\\t',
@@ -126,7 +149,7 @@ function writeValue(value: unknown, path: string): string {
 }
 
 /** The canonical JSON text of a value (ASCII, no trailing newline). Keys whose value is `undefined` are left out. */
-export function canonicalJson(value: CanonicalInput): string {
+export function canonicalJson<T>(value: T & CanonicalShape<T>): string {
   try {
     return writeValue(value, '$');
   } catch (error) {
@@ -161,7 +184,7 @@ function offendingPath(value: unknown, path: string): string | null {
  * as Python's `json.dumps(v, sort_keys=True, indent=2, ensure_ascii=True)`,
  * plus one LF.
  */
-export function indentedJson(value: CanonicalInput): string {
+export function indentedJson<T>(value: T & CanonicalShape<T>): string {
   return writeIndented(value, '', '$') + '\n';
 }
 

@@ -174,6 +174,6 @@ export function readAgentConfig(value: JsonValue, source: string): AgentConfig {
     retry_base_ms: optionalInt('retry_base_ms', DEFAULT_RETRY_BASE_MS, 0, 600_000),
     pricing: pricing(r, obj['pricing']),
     inference,
-    inference_config_digest: inferenceConfigDigest(inference as unknown as JsonObject),
+    inference_config_digest: inferenceConfigDigest(inference),
   };
 }

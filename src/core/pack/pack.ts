@@ -113,7 +113,7 @@ export function fileBytesDigest(bytes: Uint8Array): string {
 }
 
 export function packText(value: PackValue): string {
-  return canonicalJson(value as unknown as JsonObject) + '\n';
+  return canonicalJson(value) + '\n';
 }
 
 /** Fire world digest and M* of one scheduled episode, from the scenario and the seed alone. */
@@ -149,7 +149,7 @@ export function buildPackValue(suite: Suite, manifest: EvaluationManifest, suite
     environment_pack_version: ENVIRONMENT_PACK_VERSION,
     episodes: manifest.episodes.map((_, i) => computePackEpisode(suite, manifest, i)),
     manifest_hash: manifestHash(manifest),
-    scoring_constants: SCORING_CONSTANTS as unknown as JsonValue,
+    scoring_constants: SCORING_CONSTANTS,
     scoring_constants_digest: SCORING_CONSTANTS_DIGEST,
     suite: suiteIdentity(suite),
     suite_files: [...suiteFileDigests.keys()].sort().map((file) => ({ file, sha256: suiteFileDigests.get(file)! })),
@@ -203,42 +203,62 @@ export function parsePackText(text: string, source: string): PackValue {
   if (constantsDigest !== SCORING_CONSTANTS_DIGEST) {
     r.fail('scoring_constants_digest', `is ${constantsDigest}, not the official scoring constants digest ${SCORING_CONSTANTS_DIGEST}`);
   }
-  if (canonicalJson(obj['scoring_constants']!) !== canonicalJson(SCORING_CONSTANTS as unknown as JsonValue)) {
+  if (canonicalJson(obj['scoring_constants']!) !== canonicalJson(SCORING_CONSTANTS)) {
     r.fail('scoring_constants', 'are not the official scoring constants');
   }
-  r.string(obj['manifest_hash'], 'manifest_hash', HEX64);
+  const pinnedManifestHash = r.string(obj['manifest_hash'], 'manifest_hash', HEX64);
   const suite = r.object(obj['suite'], 'suite', SUITE_KEYS);
-  for (const key of SUITE_KEYS) r.string(suite[key], `suite.${key}`);
+  const suiteField = (key: keyof SuiteIdentity): string => r.string(suite[key], `suite.${key}`);
+  const pinnedSuite: SuiteIdentity = {
+    schema_version: suiteField('schema_version'),
+    seed_role: suiteField('seed_role'),
+    suite_hash: suiteField('suite_hash'),
+    suite_id: suiteField('suite_id'),
+    suite_version: suiteField('suite_version'),
+    visibility: suiteField('visibility'),
+  };
   r.string(suite['suite_hash'], 'suite.suite_hash', HEX64);
 
-  const files = r.array(obj['suite_files'], 'suite_files');
-  files.forEach((item, i) => {
+  const suiteFiles = r.array(obj['suite_files'], 'suite_files').map((item, i, files): PackSuiteFile => {
     const f = r.object(item, `suite_files[${i}]`, ['file', 'sha256']);
     const name = r.string(f['file'], `suite_files[${i}].file`);
-    r.string(f['sha256'], `suite_files[${i}].sha256`, HEX64);
+    const sha256 = r.string(f['sha256'], `suite_files[${i}].sha256`, HEX64);
     const previous = i > 0 ? (files[i - 1] as JsonObject)['file'] : undefined;
     if (typeof previous === 'string' && !(previous < name)) r.fail(`suite_files[${i}].file`, 'files must be sorted by name, without duplicates');
+    return { file: name, sha256 };
   });
 
   const episodes = r.array(obj['episodes'], 'episodes');
   if (episodes.length === 0) r.fail('episodes', 'must list every scheduled episode');
-  episodes.forEach((item, i) => {
+  const packEpisodes = episodes.map((item, i): PackEpisode => {
     const p = `episodes[${i}]`;
     const e = r.object(item, p, EPISODE_KEYS);
     if (r.integer(e['index'], `${p}.index`) !== i) r.fail(`${p}.index`, `must be ${i}`);
-    r.string(e['fire_world_digest'], `${p}.fire_world_digest`, HEX64);
-    r.string(e['scenario_hash'], `${p}.scenario_hash`, HEX64);
-    r.string(e['scenario_id'], `${p}.scenario_id`);
-    if (!isSeed(r.string(e['seed'], `${p}.seed`))) r.fail(`${p}.seed`, 'must be a decimal integer in [0, 2**64 - 1]');
+    const fireWorldDigest = r.string(e['fire_world_digest'], `${p}.fire_world_digest`, HEX64);
+    const scenarioHash = r.string(e['scenario_hash'], `${p}.scenario_hash`, HEX64);
+    const scenarioId = r.string(e['scenario_id'], `${p}.scenario_id`);
+    const seed = r.string(e['seed'], `${p}.seed`);
+    if (!isSeed(seed)) r.fail(`${p}.seed`, 'must be a decimal integer in [0, 2**64 - 1]');
     const mStar = r.integer(e['max_evacuated'], `${p}.max_evacuated`);
-    if (r.boolean(e['not_applicable'], `${p}.not_applicable`) !== (mStar === 0)) {
-      r.fail(`${p}.not_applicable`, 'must be true exactly when max_evacuated is 0');
-    }
+    const notApplicable = r.boolean(e['not_applicable'], `${p}.not_applicable`);
+    if (notApplicable !== (mStar === 0)) r.fail(`${p}.not_applicable`, 'must be true exactly when max_evacuated is 0');
+    return { fire_world_digest: fireWorldDigest, index: i, max_evacuated: mStar, not_applicable: notApplicable, scenario_hash: scenarioHash, scenario_id: scenarioId, seed };
   });
 
   // Canonical form after the schema: a schema problem is the more useful message.
   if (text !== canonicalJson(obj) + '\n') r.fail('$', 'not canonical (canonical JSON with one final LF)');
-  return obj as unknown as PackValue;
+  return {
+    benchmark_revision: BENCHMARK_REVISION,
+    environment_pack_version: ENVIRONMENT_PACK_VERSION,
+    episodes: packEpisodes,
+    manifest_hash: pinnedManifestHash,
+    // Checked equal to the official constants and versions above.
+    scoring_constants: SCORING_CONSTANTS,
+    scoring_constants_digest: constantsDigest,
+    suite: pinnedSuite,
+    suite_files: suiteFiles,
+    versions: { ...BENCHMARK_VERSIONS },
+  };
 }
 
 export interface AuthenticatePackOptions {
@@ -261,7 +281,7 @@ export function authenticatePack(contents: PackContents, source: string, options
   const { suite } = contents;
 
   const identity = suiteIdentity(suite);
-  if (canonicalJson(identity as unknown as JsonObject) !== canonicalJson(value.suite as unknown as JsonObject)) {
+  if (canonicalJson(identity) !== canonicalJson(value.suite)) {
     throw new ValidationError(`${packSource}: suite: pins ${value.suite.suite_id} ${value.suite.suite_version} (${value.suite.suite_hash}), but ${source}/${PACK_SUITE_DIR} is ${identity.suite_id} ${identity.suite_version} (${identity.suite_hash})`);
   }
   checkSuiteFileNames(suite, contents.suiteFileDigests, `${source}/${PACK_SUITE_DIR}`);

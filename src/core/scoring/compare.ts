@@ -27,7 +27,7 @@
 
 import { ValidationError } from '../errors.js';
 import { sha256Bytes } from '../hash.js';
-import { canonicalJson, type JsonObject } from '../json/canonical.js';
+import { canonicalJson } from '../json/canonical.js';
 import { DEFAULT_RESAMPLES, bootstrapIntervalSteps, type Interval } from '../stats/bootstrap.js';
 import { runSteps, type Steps } from '../steps.js';
 import { buildHierarchy, familyBalancedMean, familyMeans, type Hierarchy } from '../stats/hierarchy.js';
@@ -238,7 +238,7 @@ export function* compareReportSteps(a: ReportView, b: ReportView, resamples: num
 }
 
 export function comparisonText(artifact: ComparisonArtifact): string {
-  return canonicalJson(artifact as unknown as JsonObject) + '\n';
+  return canonicalJson(artifact) + '\n';
 }
 
 function signed(value: Rational, places: number): string {

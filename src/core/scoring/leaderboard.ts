@@ -17,7 +17,7 @@
  */
 
 import { ValidationError } from '../errors.js';
-import { canonicalJson, compareCodePoints, type JsonObject } from '../json/canonical.js';
+import { canonicalJson, compareCodePoints } from '../json/canonical.js';
 import { DEFAULT_RESAMPLES } from '../stats/bootstrap.js';
 import { Rational } from '../stats/rational.js';
 import { checkComparable, compareReports, type ComparisonOutcome, type ReportView } from './compare.js';
@@ -147,7 +147,7 @@ export function buildLeaderboard(reports: readonly ReportView[], resamples: numb
 }
 
 export function leaderboardText(artifact: LeaderboardArtifact): string {
-  return canonicalJson(artifact as unknown as JsonObject) + '\n';
+  return canonicalJson(artifact) + '\n';
 }
 
 function pad(text: string, width: number, right = false): string {

@@ -44,9 +44,9 @@
 
 import { ValidationError } from '../errors.js';
 import { HEX64, digestOf } from '../hash.js';
-import { canonicalJson, type CanonicalInput, type JsonObject, type JsonValue } from '../json/canonical.js';
+import { canonicalJson, type CanonicalShape, type JsonValue } from '../json/canonical.js';
 import { FieldReader } from '../json/fields.js';
-import { parseJsonInput } from '../json/strict-parse.js';
+import { parseJsonInput, parseStrictJson } from '../json/strict-parse.js';
 import { modelIdProblem } from '../eval/model-id.js';
 import { Rational } from '../stats/rational.js';
 
@@ -128,31 +128,54 @@ function readId(r: FieldReader, value: JsonValue | undefined, path: string): str
   return id;
 }
 
-/** Validates an operational record value (ValidationError naming the field, exit 3). */
+/** Validates an operational record value (ValidationError naming the field, exit 3) and returns it as a record. */
 export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
   const r = new FieldReader(source);
   const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation', 'limit_mechanisms']);
-  r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
-  readId(r, obj['model_id'], 'model_id');
-  readId(r, obj['provider_id'], 'provider_id');
-  r.string(obj['inference_config_digest'], 'inference_config_digest', HEX64);
-  r.integer(obj['trials'], 'trials', 1);
-  r.integer(obj['episodes'], 'episodes', 1);
+  const count = (key: string, min = 0): number => r.integer(obj[key], key, min);
+  // Each field is read in the order the fields are checked, so the first problem reported stays the same.
+  const version = r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
+  const modelId = readId(r, obj['model_id'], 'model_id');
+  const providerId = readId(r, obj['provider_id'], 'provider_id');
+  const digest = r.string(obj['inference_config_digest'], 'inference_config_digest', HEX64);
+  const trials = count('trials', 1);
+  const episodes = count('episodes', 1);
   const latency = r.string(obj['latency_seconds'], 'latency_seconds');
   if (!EXACT_DECIMAL.test(latency)) r.fail('latency_seconds', 'must be an exact non-negative decimal string (e.g. "12.5"; no sign, exponent, or leading or trailing zeros)');
-  for (const key of ['input_tokens', 'output_tokens', 'retries', 'timeouts']) r.integer(obj[key], key, 0);
-  if (obj['response_cache_hits'] !== undefined) r.integer(obj['response_cache_hits'], 'response_cache_hits', 1);
-  if (obj['isolation'] !== undefined) r.literal(obj['isolation'], 'isolation', ISOLATION_LEVELS);
-  if (obj['limit_mechanisms'] !== undefined) {
-    const limits = r.object(obj['limit_mechanisms'], 'limit_mechanisms', ['cpu', 'memory', 'processes']);
-    for (const key of ['cpu', 'memory', 'processes']) r.literal(limits[key], `limit_mechanisms.${key}`, LIMIT_MECHANISMS);
-  }
+  const inputTokens = count('input_tokens');
+  const outputTokens = count('output_tokens');
+  const retries = count('retries');
+  const timeouts = count('timeouts');
+  const cacheHits = obj['response_cache_hits'] === undefined ? {} : { response_cache_hits: count('response_cache_hits', 1) };
+  const isolation = obj['isolation'] === undefined ? {} : { isolation: r.literal(obj['isolation'], 'isolation', ISOLATION_LEVELS) };
+  const limits = obj['limit_mechanisms'] === undefined ? {} : { limit_mechanisms: readLimitMechanisms(r, obj['limit_mechanisms']) };
   const cost = obj['cost'];
   const unit = obj['cost_unit'];
   if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
-  if (cost !== null) readFraction(r, cost, 'cost');
-  if (unit !== null) readId(r, unit, 'cost_unit');
-  return obj as unknown as OperationalRecord;
+  return {
+    cost: cost === null ? null : readFraction(r, cost, 'cost'),
+    cost_unit: unit === null ? null : readId(r, unit, 'cost_unit'),
+    episodes,
+    inference_config_digest: digest,
+    input_tokens: inputTokens,
+    latency_seconds: latency,
+    model_id: modelId,
+    operational_record_version: version,
+    output_tokens: outputTokens,
+    provider_id: providerId,
+    retries,
+    timeouts,
+    trials,
+    ...cacheHits,
+    ...isolation,
+    ...limits,
+  };
+}
+
+function readLimitMechanisms(r: FieldReader, value: JsonValue): LimitMechanisms {
+  const limits = r.object(value, 'limit_mechanisms', ['cpu', 'memory', 'processes']);
+  const read = (key: keyof LimitMechanisms): LimitMechanism => r.literal(limits[key], `limit_mechanisms.${key}`, LIMIT_MECHANISMS);
+  return { cpu: read('cpu'), memory: read('memory'), processes: read('processes') };
 }
 
 /** Parses an operational record file: strict JSON, valid, canonical text plus one LF. */
@@ -210,20 +233,21 @@ export function buildOperationalRecord(input: OperationalRecordInput, source = '
   for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {
     if (!Number.isSafeInteger(value[key])) throw new ValidationError(`${source}: ${key}: must be an integer`);
   }
-  return readOperationalRecord(value as unknown as JsonObject, source);
+  // Validated as a reader would see its file (no reader of the record can accept what this builds and refuses).
+  return readOperationalRecord(parseStrictJson(canonicalJson(value)), source);
 }
 
 export function operationalRecordText(record: OperationalRecord): string {
-  return canonicalJson(record as unknown as JsonObject) + '\n';
+  return canonicalJson(record) + '\n';
 }
 
 /** The record's own digest: SHA-256 of its canonical JSON (= fileDigest of its file). */
 export function operationalRecordDigest(record: OperationalRecord): string {
-  return digestOf(record as unknown as JsonObject);
+  return digestOf(record);
 }
 
 /** The inference configuration digest: SHA-256 of the canonical JSON of every inference setting. */
-export function inferenceConfigDigest(settings: CanonicalInput): string {
+export function inferenceConfigDigest<T>(settings: T & CanonicalShape<T>): string {
   return digestOf(settings);
 }
 

@@ -37,7 +37,7 @@ export interface LoadedScoreReport {
   readonly digest: string;
 }
 
-const REPORT_KEYS = [
+const REPORT_KEYS: readonly (keyof ScoreReport)[] = [
   'components',
   'constants_digest',
   'diagnostics',
@@ -153,9 +153,8 @@ export function parseScoreReportText(text: string, source: string): LoadedScoreR
     }
   });
   const report = aggregateScoreReport(header, episodes);
-  const expected = report as unknown as JsonObject;
   for (const key of REPORT_KEYS) {
-    if (canonicalJson(expected[key]!) !== canonicalJson(obj[key]!)) r.fail(key, 'differs from the value recomputed from the evidence');
+    if (canonicalJson(report[key]) !== canonicalJson(obj[key]!)) r.fail(key, 'differs from the value recomputed from the evidence');
   }
   if (scoreReportText(report) !== text) throw new ValidationError(`${source}: not canonical JSON plus one LF (a score report is never reformatted or repaired)`);
   return { report, digest: fileDigest(text) };

@@ -14,11 +14,21 @@ function authenticatedApplicable(episodes: readonly EpisodeEvidence[]): EpisodeT
   return episodes.filter((e) => e.applicable).flatMap((e) => e.trials.filter((t) => t.status === 'scored' || t.status === 'catastrophic'));
 }
 
-const PEOPLE_KEYS = ['escapable', 'evacuated', 'avoidable_casualties', 'avoidable_stranded', 'unavoidable_losses'] as const;
+/** One value per people total, in the report's key order. */
+function perPeopleKey<T>(value: (key: keyof PeopleTotals) => T): { readonly [K in keyof PeopleTotals]: T } {
+  return {
+    escapable: value('escapable'),
+    evacuated: value('evacuated'),
+    avoidable_casualties: value('avoidable_casualties'),
+    avoidable_stranded: value('avoidable_stranded'),
+    unavoidable_losses: value('unavoidable_losses'),
+  };
+}
+
 const ZERO_TOTALS: PeopleTotals = { escapable: 0, evacuated: 0, avoidable_casualties: 0, avoidable_stranded: 0, unavoidable_losses: 0 };
 
 function plus(a: PeopleTotals, b: PeopleTotals): PeopleTotals {
-  return Object.fromEntries(PEOPLE_KEYS.map((k) => [k, a[k] + b[k]])) as unknown as PeopleTotals;
+  return perPeopleKey((k) => a[k] + b[k]);
 }
 
 function peopleOf(t: EpisodeTrialEvidence): PeopleTotals {
@@ -36,7 +46,7 @@ export function totalsOf(episodes: readonly EpisodeEvidence[], trials: number): 
   const byTrial = Array.from({ length: trials }, () => ZERO_TOTALS);
   for (const t of authenticatedApplicable(episodes)) byTrial[t.trial] = plus(byTrial[t.trial]!, peopleOf(t));
   const all = byTrial.reduce(plus, ZERO_TOTALS);
-  const perTrial = Object.fromEntries(PEOPLE_KEYS.map((k) => [k, Rational.of(all[k], trials).toFraction()])) as unknown as PeopleTotalsPerTrial;
+  const perTrial: PeopleTotalsPerTrial = perPeopleKey((k) => Rational.of(all[k], trials).toFraction());
   return { all, per_trial: perTrial, by_trial: byTrial };
 }
 

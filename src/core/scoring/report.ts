@@ -231,7 +231,7 @@ export function buildScoreReport(input: ScoreReportInput): ScoreReport {
 
 /** The report file text: canonical JSON plus one LF. */
 export function scoreReportText(report: ScoreReport): string {
-  return canonicalJson(report as unknown as JsonObject) + '\n';
+  return canonicalJson(report) + '\n';
 }
 
 /** The report digest: SHA-256 of the file text without its final LF. */

@@ -109,7 +109,8 @@ class RecordReader {
     this.integer(value[1], `${field}[1]`, MAX_STEP);
   }
 
-  record(value: JsonValue): void {
+  /** Checks every field of a run record, so that the value can be used as one. */
+  record(value: JsonValue): asserts value is JsonValue & RunRecord {
     const record = this.object(value, 'record', RECORD_KEYS);
     for (const key of ['action_schema_version', 'observation_version', 'record_version', 'simulator_version']) {
       this.string(record[key], key, VERSION, 'a version');
@@ -139,13 +140,14 @@ class RecordReader {
  */
 export function parseRecordText(text: string, source: string): RunRecord {
   const value = parseJsonInput(text, source);
-  new RecordReader(source).record(value);
+  const reader: RecordReader = new RecordReader(source);
+  reader.record(value);
   // Checked after the fields so that a wrong field is named precisely;
   // whitespace, key order, escapes and the final LF are caught here.
   if (canonicalJson(value) + '\n' !== text) {
     throw new ValidationError(`${source}: not canonical JSON plus one LF (a run record is never reformatted or repaired)`);
   }
-  return value as unknown as RunRecord;
+  return value;
 }
 
 /**
@@ -155,6 +157,7 @@ export function parseRecordText(text: string, source: string): RunRecord {
  * Messages name `${source}: ${path}: field`.
  */
 export function readRecordValue(value: JsonValue, source: string, path: string): RunRecord {
-  new RecordReader(`${source}: ${path}`).record(value);
-  return value as unknown as RunRecord;
+  const reader: RecordReader = new RecordReader(`${source}: ${path}`);
+  reader.record(value);
+  return value;
 }

@@ -9,7 +9,7 @@
  * generic writer, which refuses it with its usual message.
  */
 
-import { canonicalJson, canonicalString, type CanonicalInput } from '../json/canonical.js';
+import { canonicalJson, canonicalString } from '../json/canonical.js';
 import type { CellPair } from '../world/grid.js';
 import { RECORD_KEYS } from './record-codec.js';
 import type { RecordOutcome, RecordStep, RunRecord } from './record-types.js';
@@ -136,6 +136,6 @@ export function canonicalRecordJson(record: RunRecord): string {
     return writeRecord(record);
   } catch (error) {
     if (!(error instanceof Unexpected)) throw error;
-    return canonicalJson(record as unknown as CanonicalInput);
+    return canonicalJson(record);
   }
 }

@@ -68,7 +68,8 @@ export function directionString(moves: Uint8Array, blocked?: Uint8Array): string
       buffer[k - start] = DIRECTION_CODES[dir]!;
     }
     const view = end - start === buffer.length ? buffer : buffer.subarray(0, end - start);
-    out += String.fromCharCode.apply(null, view as unknown as number[]);
+    // Reflect.apply takes the typed array as the argument list directly (Function.prototype.apply is typed for arrays only).
+    out += String(Reflect.apply(String.fromCharCode, null, view));
   }
   return out;
 }

@@ -131,7 +131,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
       const entry = suite.entries.find((e) => e.scenarioId === job.scenario_id)!;
       const stored = storedEpisode(archive, trialId, index);
       if (stored === undefined) throw new ValidationError(`archive: trial ${trialId} has no row for its episode ${index} (the archive is damaged)`);
-      const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive, row.report_digest))) as { episodes: { index: number }[] });
+      const report = row.report_digest === null ? null : (JSON.parse(text(getArtifact(archive, row.report_digest))) as { episodes: readonly NonNullable<Outputs['episodes.replay']['evidence']>[] });
       return {
         trialId,
         modelId: row.model_id,

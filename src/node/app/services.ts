@@ -81,12 +81,13 @@ export interface WorkbenchServices {
 }
 
 function trialDetail(archive: Archive, row: TrialDbRow, signing: AppSigning): TrialDetail {
-  const json = (digest: string | null): unknown => (digest === null ? null : (JSON.parse(getArtifact(archive, digest).toString('utf8')) as unknown));
+  // The archive authenticated each artifact when it stored it.
+  const json = <T>(digest: string | null): T | null => (digest === null ? null : (JSON.parse(getArtifact(archive, digest).toString('utf8')) as T));
   return {
     trial: { ...trialRowOf(row), signers: signing.trialSigners(archive, row.trial_id) },
-    report: json(row.report_digest),
+    report: json<TrialDetail['report']>(row.report_digest),
     summaryText: row.summary_digest === null ? null : getArtifact(archive, row.summary_digest).toString('utf8'),
-    operational: json(row.operational_digest),
+    operational: json<TrialDetail['operational']>(row.operational_digest),
   };
 }
 

@@ -7,7 +7,7 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { OutputError, ValidationError } from '../../core/errors.js';
-import { canonicalJson, type CanonicalInput } from '../../core/json/canonical.js';
+import { canonicalJson, type CanonicalShape } from '../../core/json/canonical.js';
 import { MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { SinkEntry, SinkRun } from './sink.js';
 import { errnoText } from '../errno.js';
@@ -25,7 +25,7 @@ export interface JournalLine {
   readonly index?: number;
 }
 
-function line(value: CanonicalInput): string {
+function line<T>(value: T & CanonicalShape<T>): string {
   return canonicalJson(value) + '\n';
 }
 
@@ -36,8 +36,7 @@ export function journalHeaderLine(run: SinkRun): string {
 
 /** An entry's line: the entry as the result file holds it (scoring is not journaled). */
 export function journalEntryLine(entry: SinkEntry): string {
-  // ResultEpisode and FailureDeclaration are JSON data (the result file is their canonical JSON).
-  return line((entry.kind === 'episode' ? { episode: entry.episode } : { failure: entry.failure }) as unknown as CanonicalInput);
+  return entry.kind === 'episode' ? line({ episode: entry.episode }) : line({ failure: entry.failure });
 }
 
 const READ_CHUNK_BYTES = 8 << 20;

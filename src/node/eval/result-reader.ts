@@ -50,7 +50,7 @@ import {
   type FailureDeclaration,
   type ResultEpisode,
 } from '../../core/eval/result.js';
-import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
+import { canonicalJson } from '../../core/json/canonical.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { Suite } from '../../core/world/suite.js';
 import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
@@ -344,7 +344,7 @@ export function resultEpisodeOf(e: AuthenticatedEpisode): ResultEpisode {
  */
 export function authenticateEntries(result: EvaluationResult, source: string, suite: Suite): { episodes: ResultEpisode[]; failures: readonly FailureDeclaration[] } {
   const episodes: ResultEpisode[] = [];
-  const text = (i: number): string => canonicalJson(result.episodes[i] as unknown as JsonObject);
+  const text = (i: number): string => canonicalJson(result.episodes[i]);
   const failures = authenticateEntryTexts(result, result.episodes.length, text, source, suite, (e) => episodes.push(resultEpisodeOf(e)));
   return { episodes, failures };
 }

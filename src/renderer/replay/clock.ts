@@ -24,9 +24,14 @@ interface AnimationGlobals {
   cancelAnimationFrame(id: number): void;
 }
 
+/** A browser global by name: the tests' program compiles without the DOM lib that types these. */
+function animationGlobal<K extends keyof AnimationGlobals>(name: K): AnimationGlobals[K] {
+  return Reflect.get(globalThis, name);
+}
+
 const browserFrames: FrameScheduler = {
-  request: (callback) => (globalThis as unknown as AnimationGlobals).requestAnimationFrame(callback),
-  cancel: (id) => (globalThis as unknown as AnimationGlobals).cancelAnimationFrame(id),
+  request: (callback) => animationGlobal('requestAnimationFrame').call(globalThis, callback),
+  cancel: (id) => animationGlobal('cancelAnimationFrame').call(globalThis, id),
   now: () => performance.now(),
 };
 

@@ -7,7 +7,7 @@ import { recordText } from '../../core/sim/record.js';
 import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
-import { LOSS_AVOIDABLE, LOSS_NONE, LOSS_UNAVOIDABLE, decodeEpisode, episodeData, loadEpisode, transferablesOf } from './episode-data.js';
+import { LOSS_AVOIDABLE, LOSS_NONE, LOSS_UNAVOIDABLE, decodeEpisode, episodeData, loadEpisode, transferablesOf, type EpisodeSource } from './episode-data.js';
 
 const FILE = join(import.meta.dirname, '../../../scenarios/public/v1/v1-pub-05-central-ignition.json');
 const scenarioText = readFileSync(FILE, 'utf8');
@@ -18,7 +18,7 @@ async function episode(): Promise<string> {
   return recordText(run.record);
 }
 
-const input = (record: string | null, evidence: unknown = null) => ({ scenarioId: 'v1-pub-05-central-ignition', scenarioText, recordText: record, evidence, failure: null });
+const input = (record: string | null, evidence: EpisodeSource['evidence'] = null) => ({ scenarioId: 'v1-pub-05-central-ignition', scenarioText, recordText: record, evidence, failure: null });
 
 describe('loadEpisode', () => {
   test('an authentic record decodes: the last snapshot counts are the record outcome', async () => {

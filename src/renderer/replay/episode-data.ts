@@ -9,6 +9,7 @@
 
 import { EmberError } from '../../core/errors.js';
 import { decodeRecordFrames, type RecordFrames } from '../../core/replay/record-frames.js';
+import type { PeopleEvidence } from '../../core/scoring/episode-evaluation.js';
 import { computeReferences, dangerZoneOnset, NO_ESCAPE } from '../../core/scoring/references.js';
 import { parseRecordText } from '../../core/sim/record-codec.js';
 import type { RunRecord } from '../../core/sim/record.js';
@@ -64,19 +65,20 @@ export type EpisodeFailure = { readonly ok: false; readonly stage: 'scenario' | 
 export type DecodedOrFailed = { readonly ok: true; readonly data: DecodedEpisode } | EpisodeFailure;
 export type LoadedEpisode = { readonly ok: true; readonly data: EpisodeData } | EpisodeFailure;
 
-/** What an episode is loaded from (the contract's episodes.replay answer). */
-export type EpisodeSource = Pick<EpisodeReplay, 'scenarioId' | 'scenarioText' | 'recordText' | 'evidence' | 'failure'>;
-
-interface EvidenceShape {
-  trials?: { people?: { avoidable_casualty_ids?: string[]; avoidable_stranded_ids?: string[]; unavoidable_casualty_ids?: string[]; unavoidable_stranded_ids?: string[] } | null }[];
+/** The loss classes of an episode's people: what the replay reads of the score report's evidence (EpisodeEvidence). */
+export interface LossEvidence {
+  readonly trials: readonly { readonly people: Pick<PeopleEvidence, 'avoidable_casualty_ids' | 'avoidable_stranded_ids' | 'unavoidable_casualty_ids' | 'unavoidable_stranded_ids'> | null }[];
 }
 
-function lossClasses(evidence: unknown, people: number): { loss: Uint8Array; hasEvidence: boolean } {
+/** What an episode is loaded from (the contract's episodes.replay answer). */
+export type EpisodeSource = Pick<EpisodeReplay, 'scenarioId' | 'scenarioText' | 'recordText' | 'failure'> & { readonly evidence: LossEvidence | null };
+
+function lossClasses(evidence: LossEvidence | null, people: number): { loss: Uint8Array; hasEvidence: boolean } {
   const loss = new Uint8Array(people);
-  const p = (evidence as EvidenceShape | null)?.trials?.[0]?.people;
+  const p = evidence?.trials[0]?.people;
   if (p === undefined || p === null) return { loss, hasEvidence: false };
-  const mark = (ids: readonly string[] | undefined, value: number) => {
-    for (const id of ids ?? []) {
+  const mark = (ids: readonly string[], value: number) => {
+    for (const id of ids) {
       const i = Number(id.slice(1));
       if (Number.isInteger(i) && i >= 0 && i < people) loss[i] = value;
     }

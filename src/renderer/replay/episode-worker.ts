@@ -12,10 +12,10 @@ interface Request {
   readonly source: EpisodeSource;
 }
 
-const scope = self as unknown as { onmessage: ((event: MessageEvent<Request>) => void) | null; postMessage(message: unknown, transfer: Transferable[]): void };
-
-scope.onmessage = (event) => {
+// The renderer compiles against the DOM lib, which types `self` as a window;
+// the options form of postMessage is the one a worker's and a window's share.
+self.onmessage = (event: MessageEvent<Request>) => {
   const { id, source } = event.data;
   const decoded = decodeEpisode(source);
-  scope.postMessage({ id, decoded }, decoded.ok ? transferablesOf(decoded.data) : []);
+  self.postMessage({ id, decoded }, { transfer: decoded.ok ? transferablesOf(decoded.data) : [] });
 };

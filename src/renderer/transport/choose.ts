@@ -12,6 +12,6 @@ function isTransport(value: unknown): value is Transport {
 }
 
 export function chooseApi(): WorkbenchApi {
-  const preload = (window as unknown as Record<string, unknown>)[PRELOAD_GLOBAL];
+  const preload: unknown = Reflect.get(window, PRELOAD_GLOBAL);
   return createApi(isTransport(preload) ? preload : createHttpTransport());
 }

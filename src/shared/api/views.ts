@@ -2,8 +2,16 @@
  * What the workbench's procedures answer: the view types of the contract
  * (src/shared/api/contract.ts maps each procedure to one of them in
  * `Outputs`). Plain TypeScript types: the services that build them are
- * trusted code, so nothing here is validated at run time.
+ * trusted code, so nothing here is validated at run time. The artifacts
+ * inside them (score report, operational record, evidence, comparison,
+ * leaderboard) are core's own types, exactly as core writes them.
  */
+
+import type { ComparisonArtifact } from '../../core/scoring/compare.js';
+import type { EpisodeEvidence } from '../../core/scoring/evidence.js';
+import type { LeaderboardArtifact } from '../../core/scoring/leaderboard.js';
+import type { OperationalRecord } from '../../core/scoring/operational.js';
+import type { ScoreReport } from '../../core/scoring/report.js';
 
 /** Trial and episode statuses (also the values their list filters accept). */
 export const trialStatuses = ['running', 'interrupted', 'complete', 'incomplete'] as const;
@@ -109,12 +117,12 @@ export interface TrialRow {
 
 export interface TrialDetail {
   readonly trial: TrialRow;
-  /** The score report (src/core/scoring/report.ts ScoreReport) as stored, once the trial is scored. */
-  readonly report: unknown | null;
+  /** The score report as stored, once the trial is scored. */
+  readonly report: ScoreReport | null;
   /** The section 10 summary text rendered from the report. */
   readonly summaryText: string | null;
   /** The operational record, when there is one. */
-  readonly operational: unknown | null;
+  readonly operational: OperationalRecord | null;
 }
 
 /** What is damaged in a trial: its result (or it names none), an episode's record or metrics, episodes that compose to another result, its manifest, score report, summary or operational record. */
@@ -192,8 +200,8 @@ export interface EpisodeReplay {
   readonly scenarioText: string;
   /** The run record's canonical text, or null when the episode failed (no record). */
   readonly recordText: string | null;
-  /** The episode's evidence from the trial's score report (src/core/scoring/evidence.ts EpisodeEvidence), when scored. */
-  readonly evidence: unknown | null;
+  /** The episode's evidence from the trial's score report, when scored. */
+  readonly evidence: EpisodeEvidence | null;
   readonly failure: { readonly kind: string; readonly message: string } | null;
 }
 
@@ -209,8 +217,8 @@ export interface TranscriptLine {
 }
 
 export interface TrialComparison {
-  /** The comparison artifact (src/core/scoring/compare.ts ComparisonArtifact), exactly what `score compare` writes. */
-  readonly artifact: unknown;
+  /** The comparison artifact, exactly what `score compare` writes. */
+  readonly artifact: ComparisonArtifact;
   /** The summary lines `score compare` prints. */
   readonly summary: readonly string[];
 }
@@ -220,8 +228,8 @@ export interface LeaderboardGroup {
   readonly target: string;
   readonly official: boolean;
   readonly manifestHash: string;
-  /** The leaderboard artifact (src/core/scoring/leaderboard.ts), exactly what `emberbench leaderboard` writes; null with a single model. */
-  readonly board: unknown | null;
+  /** The leaderboard artifact, exactly what `emberbench leaderboard` writes; null with a single model. */
+  readonly board: LeaderboardArtifact | null;
   /** The rows: model, score, interval, outcome against the next entry. */
   readonly rows: readonly LeaderboardRow[];
 }

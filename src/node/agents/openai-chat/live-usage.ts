@@ -30,9 +30,17 @@ export function addLiveUsage(buffer: SharedArrayBuffer, usage: UsageTotals): voi
 /** The totals so far. */
 export function readLiveUsage(buffer: SharedArrayBuffer): UsageTotals {
   const cells = new BigInt64Array(buffer);
-  const out: Record<string, number> = {};
-  FIELDS.forEach((field, i) => (out[field] = Number(Atomics.load(cells, i))));
-  return out as unknown as UsageTotals;
+  const cell = (field: (typeof FIELDS)[number]): number => Number(Atomics.load(cells, FIELDS.indexOf(field)));
+  return {
+    calls: cell('calls'),
+    inputTokens: cell('inputTokens'),
+    outputTokens: cell('outputTokens'),
+    retries: cell('retries'),
+    timeouts: cell('timeouts'),
+    latencyMs: cell('latencyMs'),
+    cacheHits: cell('cacheHits'),
+    unmetered: cell('unmetered'),
+  };
 }
 
 /** The cost so far under a pricing table (exact), or null when some answer had no usage fields. */

@@ -6,9 +6,10 @@
  * its thread, so many episodes wait on the network in one thread.
  */
 
-type WaitAsyncResult = { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
-// Atomics.waitAsync is in Node 20 (V8) but not in the ES2023 lib this project compiles against.
-const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): WaitAsyncResult }).waitAsync;
+/// <reference lib="es2024.sharedmemory" />
+
+// Atomics.waitAsync is in Node 20 (V8) but not in the ES2023 lib this project compiles against: its type comes from the ES2024 lib referenced above.
+const waitAsync = Atomics.waitAsync;
 
 /** A new shared budget of `n` slots (pass the buffer to worker threads as is). */
 export function createSlots(n: number): SharedArrayBuffer {

@@ -24,7 +24,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ValidationError, type FailureKind } from '../../../core/errors.js';
-import { canonicalJson, type CanonicalInput, type JsonObject } from '../../../core/json/canonical.js';
+import { canonicalJson, type JsonObject, type JsonValue } from '../../../core/json/canonical.js';
 import { FieldReader } from '../../../core/json/fields.js';
 import { parseJsonInput } from '../../../core/json/strict-parse.js';
 import type { UsageTotals } from '../../../core/llm/cost.js';
@@ -102,7 +102,7 @@ export function summaryOf(usage: UsageTotals, failure: FailureKind | null): Tran
 }
 
 export function transcriptText(t: Transcript): string {
-  const lines = [t.header, ...t.calls, t.summary].map((line) => canonicalJson(line as unknown as CanonicalInput));
+  const lines = [t.header, ...t.calls, t.summary].map((line) => canonicalJson(line));
   return lines.join('\n') + '\n';
 }
 
@@ -118,42 +118,99 @@ export async function writeTranscript(dir: string, t: Transcript): Promise<strin
   return file;
 }
 
-function readSummary(value: JsonObject, r: FieldReader, path: string): TranscriptSummary {
+const FAILURE_KINDS: readonly FailureKind[] = ['invalid_output', 'model_error', 'timeout'];
+const CALL_STATUSES: readonly CallStatus[] = ['ok', ...FAILURE_KINDS];
+
+function readSummary(value: JsonValue, r: FieldReader, path: string): TranscriptSummary {
   const keys = ['type', 'outcome', 'failure', 'calls', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'latency_ms', 'cache_hits', 'unmetered'];
   const obj = r.object(value, path, keys);
-  r.literal(obj['outcome'], `${path}.outcome`, ['ended', 'failed']);
-  if (obj['failure'] !== null) r.literal(obj['failure'], `${path}.failure`, ['invalid_output', 'model_error', 'timeout']);
-  for (const key of keys.slice(3)) r.integer(obj[key], `${path}.${key}`, 0);
-  return obj as unknown as TranscriptSummary;
+  const outcome = r.literal(obj['outcome'], `${path}.outcome`, ['ended', 'failed'] as const);
+  const failure = obj['failure'] === null ? null : r.literal(obj['failure'], `${path}.failure`, FAILURE_KINDS);
+  const count = (key: string): number => r.integer(obj[key], `${path}.${key}`, 0);
+  const calls = count('calls');
+  const inputTokens = count('input_tokens');
+  const outputTokens = count('output_tokens');
+  const retries = count('retries');
+  const timeouts = count('timeouts');
+  const latencyMs = count('latency_ms');
+  const cacheHits = count('cache_hits');
+  return {
+    type: r.literal(obj['type'], `${path}.type`, ['summary'] as const),
+    outcome,
+    failure,
+    calls,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    retries,
+    timeouts,
+    latency_ms: latencyMs,
+    cache_hits: cacheHits,
+    unmetered: count('unmetered'),
+  };
 }
 
-/**
- * Reads a transcript file (for the operational record and the app). The
- * header and summary are checked; call lines are returned as written.
- */
-export function parseTranscriptText(text: string, source: string): Transcript {
+function readCall(value: JsonValue, r: FieldReader, path: string): TranscriptCall {
+  const call = r.object(value, path, ['type', 'step', 'prompt', 'answer', 'status', 'error', 'attempts', 'retries', 'timeouts', 'latency_ms', 'input_tokens', 'output_tokens', 'cached']);
+  const type = r.literal(call['type'], `${path}.type`, ['call'] as const);
+  const count = (key: string): number => r.integer(call[key], `${path}.${key}`, 0);
+  const text = (key: string): string | null => r.nullable(call[key], `${path}.${key}`, (v, p) => r.string(v, p));
+  const tokens = (key: string): number | null => r.nullable(call[key], `${path}.${key}`, (v, p) => r.integer(v, p, 0));
+  const step = count('step');
+  const prompt = r.string(call['prompt'], `${path}.prompt`);
+  const answer = text('answer');
+  const status = r.literal(call['status'], `${path}.status`, CALL_STATUSES);
+  const error = text('error');
+  const attempts = count('attempts');
+  const retries = count('retries');
+  const timeouts = count('timeouts');
+  const latencyMs = count('latency_ms');
+  const inputTokens = tokens('input_tokens');
+  const outputTokens = tokens('output_tokens');
+  const cached = r.boolean(call['cached'], `${path}.cached`);
+  return { type, step, prompt, answer, status, error, attempts, retries, timeouts, latency_ms: latencyMs, input_tokens: inputTokens, output_tokens: outputTokens, cached };
+}
+
+function inferenceAsWritten(r: FieldReader, value: JsonValue | undefined): JsonObject {
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) r.fail('line 1.inference', 'must be an object');
+  return value;
+}
+
+/** A transcript as read back: the header's inference settings are kept as written (only their digest is compared). */
+export interface ReadTranscript {
+  readonly header: Omit<TranscriptHeader, 'inference'> & { readonly inference: JsonObject };
+  readonly calls: readonly TranscriptCall[];
+  readonly summary: TranscriptSummary;
+}
+
+/** Reads a transcript file (for the operational record and the app): every line checked field by field. */
+export function parseTranscriptText(text: string, source: string): ReadTranscript {
   if (!text.endsWith('\n')) throw new ValidationError(`${source}: a transcript ends with a line break`);
   const lines = text.slice(0, -1).split('\n');
   if (lines.length < 2) throw new ValidationError(`${source}: a transcript has a header and a summary line`);
   const values = lines.map((line, k) => parseJsonInput(line, `${source} line ${k + 1}`));
   const r = new FieldReader(source);
   const header = r.object(values[0]!, 'line 1', ['type', 'transcript_version', 'episode', 'provider_id', 'inference_config_digest', 'inference', 'system_prompt']);
-  r.literal(header['type'], 'line 1.type', ['episode']);
-  r.literal(header['transcript_version'], 'line 1.transcript_version', [TRANSCRIPT_VERSION]);
-  const last = values[values.length - 1]! as JsonObject;
-  const summary = readSummary(last, r, `line ${values.length}`);
-  const calls = values.slice(1, -1).map((v, k) => {
-    const call = r.object(v, `line ${k + 2}`, [
-      'type', 'step', 'prompt', 'answer', 'status', 'error', 'attempts', 'retries', 'timeouts', 'latency_ms', 'input_tokens', 'output_tokens', 'cached',
-    ]);
-    r.literal(call['type'], `line ${k + 2}.type`, ['call']);
-    return call as unknown as TranscriptCall;
-  });
-  return { header: header as unknown as TranscriptHeader, calls, summary };
+  const type = r.literal(header['type'], 'line 1.type', ['episode'] as const);
+  const version = r.literal(header['transcript_version'], 'line 1.transcript_version', [TRANSCRIPT_VERSION]);
+  const summary = readSummary(values[values.length - 1]!, r, `line ${values.length}`);
+  const calls = values.slice(1, -1).map((v, k) => readCall(v, r, `line ${k + 2}`));
+  return {
+    header: {
+      type,
+      transcript_version: version,
+      episode: r.nullable(header['episode'], 'line 1.episode', (v, p) => r.integer(v, p, 0)),
+      provider_id: r.string(header['provider_id'], 'line 1.provider_id'),
+      inference_config_digest: r.string(header['inference_config_digest'], 'line 1.inference_config_digest'),
+      inference: inferenceAsWritten(r, header['inference']),
+      system_prompt: r.string(header['system_prompt'], 'line 1.system_prompt'),
+    },
+    calls,
+    summary,
+  };
 }
 
 /** Reads the transcript of an episode from a directory. */
-export async function readTranscript(dir: string, episode: number | null): Promise<Transcript> {
+export async function readTranscript(dir: string, episode: number | null): Promise<ReadTranscript> {
   const file = transcriptFile(dir, episode);
   let text: string;
   try {

@@ -89,7 +89,7 @@ export function CompareView() {
   const [result, setResult] = useState<{ a: number[]; b: number[]; comparison: TrialComparison } | null>(null);
   const [order, setOrder] = useState<Order>('asc');
   const [episode, setEpisode] = useState<number | null>(null);
-  const artifact = result?.comparison.artifact as ComparisonArtifact | undefined;
+  const artifact = result?.comparison.artifact;
   const paired = useMemo(() => (artifact === undefined ? [] : sortPaired(artifact.episodes, order)), [artifact, order]);
   // Focus follows the action: to the result after Compare, to the message when refused, to the replay of a chosen episode.
   const resultCard = useRef<HTMLDivElement>(null);

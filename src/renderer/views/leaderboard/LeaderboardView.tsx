@@ -8,7 +8,7 @@
 import { rowKeys } from '../../a11y/row-keys.js';
 import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { SignerBadge } from '../../components/SignerBadge.js';
-import type { AdjacentComparison, LeaderboardArtifact } from '../../../core/scoring/leaderboard.js';
+import type { AdjacentComparison } from '../../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup } from '../../../shared/api/contract.js';
 import { useQuery } from '../../app/api-context.js';
 import type { Navigate } from '../../app/navigate.js';
@@ -20,7 +20,7 @@ import '../../replay/replay.css';
 import { TRIAL_OUTCOMES } from '../../app/archive-changes.js';
 
 function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
-  const board = group.board as LeaderboardArtifact | null;
+  const board = group.board;
   const adjacent = (rank: number): AdjacentComparison | undefined => board?.adjacent.find((c) => c.rank_a === rank);
   return (
     <div className="card" data-testid="board" data-official={group.official} data-target={group.target}>

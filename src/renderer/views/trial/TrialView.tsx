@@ -1,7 +1,5 @@
 /** One trial: the score report as a page (headline, charts, figures), its episodes, and export. */
 
-import type { OperationalRecord } from '../../../core/scoring/operational.js';
-import type { ScoreReport } from '../../../core/scoring/report.js';
 import { useState } from 'react';
 import type { RunProgressEvent } from '../../../shared/api/contract.js';
 import { useEvent, useQuery } from '../../app/api-context.js';
@@ -30,7 +28,7 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
     if (p.state !== 'running') detail.refetch();
   });
   const d = detail.data;
-  const report = d?.report as ScoreReport | null | undefined;
+  const report = d?.report;
   return (
     <section className="view">
       <header className="view-header">
@@ -98,10 +96,10 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
           )}
           {d.operational !== null && (
             <div className="grid2">
-              <OperationalCard record={d.operational as OperationalRecord} />
+              <OperationalCard record={d.operational} />
               {/* Efficiency needs a cost or tokens: a module or command agent's record has neither. */}
-              {((d.operational as OperationalRecord).cost !== null || (d.operational as OperationalRecord).input_tokens + (d.operational as OperationalRecord).output_tokens > 0) && (
-                <EfficiencyCard record={d.operational as OperationalRecord} report={report ?? null} />
+              {(d.operational.cost !== null || d.operational.input_tokens + d.operational.output_tokens > 0) && (
+                <EfficiencyCard record={d.operational} report={report ?? null} />
               )}
             </div>
           )}
