@@ -30,7 +30,7 @@ import {
   type SuiteSource,
 } from '../archive/inputs-store.js';
 import { loadPack } from '../pack.js';
-import { runOffThread } from '../archive/off-thread.js';
+import { runOffThread } from '../jobs/off-thread.js';
 import { ServiceError } from './dispatch.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
