@@ -16,7 +16,7 @@ import { defaultEntryPoints } from '../../node/entry-points.js';
 import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
 import { journalPath } from '../../node/eval/journal-lines.js';
 import { isLocalAgent } from '../../node/agents/local-operational.js';
-import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
+import { runTrialsToFiles, type TrialOutcome } from '../../node/workflows/trials.js';
 import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
 import {
   ACT_TIMEOUT_OPTION,
