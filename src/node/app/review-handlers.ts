@@ -7,7 +7,7 @@
  *
  * What authenticates results or replays records (a report of several
  * trials, a bundle, its verification, the HTML report) runs in the archive
- * worker (review-jobs.ts), so the app's main process and the server answer
+ * worker (../jobs/review-jobs.ts), so the app's main process and the server answer
  * other calls meanwhile; a replay reads its one episode, not the trial's
  * whole result.
  */
@@ -115,7 +115,7 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
 
 /**
  * The review procedures; `worker` is the archive worker's entry
- * (off-thread.ts), undefined to run the long jobs in this thread. A stored
+ * (../jobs/off-thread.ts), undefined to run the long jobs in this thread. A stored
  * result larger than `oneTextLimit` bytes is refused where a whole text is
  * needed (tests lower it).
  */
