@@ -23,6 +23,7 @@ function layer(name, forbiddenLayers, extra = []) {
   };
 }
 
+const CLI_EXTRA = [{ group: ['electron', 'electron/*'], message: 'The CLI never loads Electron.' }];
 const NODE_FORBIDDEN = ['cli', 'main', 'preload', 'renderer'];
 const NODE_EXTRA = [{ group: ['electron', 'electron/*'], message: 'src/node is Electron-free.' }];
 
@@ -43,6 +44,7 @@ const NODE_ORDER = [
   ['jobs'],
   ['app'],
   ['server'],
+  ['front-door'],
 ];
 
 /** Import paths that reach folder `target` of src/node from a file 1 to 3 folders below src/node. */
@@ -123,7 +125,23 @@ export default tseslint.config(
   layer('shared', ['node', 'cli', 'main', 'preload', 'renderer'], pureExtras),
   layer('node', NODE_FORBIDDEN, NODE_EXTRA),
   ...nodeOrder(),
-  layer('cli', ['main', 'preload', 'renderer'], [{ group: ['electron', 'electron/*'], message: 'The CLI never loads Electron.' }]),
+  layer('cli', ['main', 'preload', 'renderer'], CLI_EXTRA),
+  // A command reaches src/node only through its group's front door (src/node/front-door/GROUP.ts).
+  {
+    files: ['src/cli/commands/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layerPatterns('cli', ['main', 'preload', 'renderer'], CLI_EXTRA),
+            { group: ['../../node/*', '!../../node/front-door'], message: 'src/cli/commands imports src/node only through src/node/front-door/GROUP.ts (see docs/architecture.md).' },
+          ],
+        },
+      ],
+    },
+  },
   layer('main', ['cli', 'renderer', 'preload']),
   layer('preload', ['core', 'node', 'cli', 'main', 'renderer']),
   layer('renderer', ['node', 'cli', 'main', 'preload'], [{ group: NODE_BUILTINS, message: 'The renderer is sandboxed: no Node built-ins.' }]),

@@ -11,16 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { defaultArchivePath } from '../../node/app/paths.js';
-import { commitImports, exportTrial, type PreparedImport } from '../../node/archive/archive-io.js';
-import { prepareImport } from '../../node/jobs/import-prepare.js';
-import { withArchiveFaultsAsync } from '../../node/archive/archive-errors.js';
-import { Archive } from '../../node/archive/archive.js';
-import { checkArchive, type ArchiveCheckReport } from '../../node/jobs/check.js';
-import { runScoreJob } from '../../node/jobs/score-job.js';
-import { readSuiteFolder, storeSuite } from '../../node/archive/inputs-store.js';
-import { listTrials } from '../../node/archive/queries.js';
-import { readTextInput } from '../../node/inputs.js';
+import { Archive, checkArchive, commitImports, defaultArchivePath, exportTrial, listTrials, prepareImport, readSuiteFolder, readTextInput, runScoreJob, storeSuite, withArchiveFaultsAsync, type ArchiveCheckReport, type PreparedImport } from '../../node/front-door/archive.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 
 const ARCHIVE_OPTION: OptionSpec = {
