@@ -58,41 +58,19 @@ function nodeOrder() {
   for (const entry of readdirSync(new URL('./src/node/', import.meta.url), { withFileTypes: true })) {
     if (entry.isDirectory() && !all.includes(entry.name)) throw new Error(`eslint.config.js: src/node/${entry.name} has no place in NODE_ORDER; add it where its imports put it`);
   }
-  const base = {
-    files: ['src/node/*.ts'],
+  const restrict = (files, patterns) => ({
+    files,
     ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...layerPatterns('node', NODE_FORBIDDEN, NODE_EXTRA),
-            { group: all.flatMap((f) => [`./${f}`, `./${f}/*`]), message: 'The base files of src/node import no folder of src/node (see the order in docs/architecture.md).' },
-          ],
-        },
-      ],
-    },
-  };
+    rules: { 'no-restricted-imports': ['error', { patterns: [...layerPatterns('node', NODE_FORBIDDEN, NODE_EXTRA), ...patterns] }] },
+  });
+  const base = restrict(['src/node/*.ts'], [
+    { group: all.flatMap((f) => [`./${f}`, `./${f}/*`]), message: 'The base files of src/node import no folder of src/node (see the order in docs/architecture.md).' },
+  ]);
   const folders = NODE_ORDER.flatMap((step, i) =>
     step.map((folder) => {
       const above = [...step.filter((f) => f !== folder), ...NODE_ORDER.slice(i + 1).flat()];
-      return {
-        files: [`src/node/${folder}/**/*.ts`],
-        ignores: ['src/**/*.test.ts'],
-        rules: {
-          'no-restricted-imports': [
-            'error',
-            {
-              patterns: [
-                ...layerPatterns('node', NODE_FORBIDDEN, NODE_EXTRA),
-                ...(above.length === 0
-                  ? []
-                  : [{ group: above.flatMap(nodeFolderPaths), message: `src/node/${folder} may import only the folders before it in the order of src/node: ${all.join(' < ')} (see docs/architecture.md).` }]),
-              ],
-            },
-          ],
-        },
-      };
+      const message = `src/node/${folder} may import only the folders before it in the order of src/node: ${all.join(' < ')} (see docs/architecture.md).`;
+      return restrict([`src/node/${folder}/**/*.ts`], above.length === 0 ? [] : [{ group: above.flatMap(nodeFolderPaths), message }]);
     }),
   );
   return [base, ...folders];
