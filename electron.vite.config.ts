@@ -16,7 +16,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           'evaluation-worker': resolve('src/node/eval/worker.ts'),
           'module-host': resolve('src/node/agents/module-host-main.ts'),
-          'archive-worker': resolve('src/node/archive/archive-worker.ts'),
+          'archive-worker': resolve('src/node/jobs/archive-worker.ts'),
         },
       },
     },

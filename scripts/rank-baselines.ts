@@ -6,7 +6,7 @@
  */
 
 import { Rational } from '../src/core/stats/rational.js';
-import { scoreBaselines } from '../src/node/baseline-ranking.js';
+import { scoreBaselines } from '../src/node/workflows/baseline-ranking.js';
 
 const [suiteDir = 'scenarios/public/v1', ...rest] = process.argv.slice(2);
 const seeds = rest.length > 0 ? rest : ['0', '1', '2'];

@@ -23,7 +23,7 @@ export interface EntryPoints {
   /** The module agent host (src/node/agents/module-host-main.ts or its built .js). */
   readonly moduleHost: string;
   /**
-   * The archive worker (src/node/archive/archive-worker.ts or its built .js):
+   * The archive worker (src/node/jobs/archive-worker.ts or its built .js):
    * scoring, imports, pack builds and verifications run in it; without it
    * the services run them on their own thread.
    */
@@ -42,7 +42,7 @@ export function defaultEntryPoints(): EntryPoints {
   const entries = {
     evaluationWorker: join(nodeDir, 'eval', `worker${ext}`),
     moduleHost: join(nodeDir, 'agents', `module-host-main${ext}`),
-    archiveWorker: join(nodeDir, 'archive', `archive-worker${ext}`),
+    archiveWorker: join(nodeDir, 'jobs', `archive-worker${ext}`),
   };
   for (const path of Object.values(entries)) {
     if (!existsSync(path)) throw new Error(`entry point missing: ${path} (is the build complete?)`);

@@ -16,8 +16,8 @@
  * Every refusal is an OutputError (exit 6). Messages name paths as given.
  */
 
-import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, rmSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, lstatSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { link, lstat, open, readdir, realpath, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
@@ -363,4 +363,17 @@ export async function writeOutputFile(path: string, text: string | OutputData, o
  */
 export function removePendingOutputs(): void {
   pendingOutputs.runExitHooks();
+}
+
+/** The sha256 of a file's bytes, read in chunks (a file of any size). */
+export function fileSha256(path: string): string {
+  const hash = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(8 << 20);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }

@@ -6,6 +6,7 @@
 
 import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
+import { parseManifestText, type EvaluationManifest } from '../core/eval/manifest.js';
 import { JsonStringLengthGuard } from '../core/json/string-limit.js';
 import { parseScenarioText } from '../core/world/scenario.js';
 import type { Scenario } from '../core/world/scenario-types.js';
@@ -301,4 +302,9 @@ export function loadSuiteDir(dir: string): Suite {
   }
   if (manifestText === undefined) throw new ValidationError(`${base}/${SUITE_MANIFEST_FILE}: suite manifest does not exist`);
   return loadSuite(manifestText, files, base);
+}
+
+/** Reads and parses a manifest file (exit 3 when malformed). */
+export function loadManifestFile(path: string): EvaluationManifest {
+  return parseManifestText(readTextInput(path, 'evaluation manifest'), path);
 }

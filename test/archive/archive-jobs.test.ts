@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
 import { Archive } from '../../src/node/archive/archive.js';
 import { useSqliteNativeBinding } from '../../src/node/archive/sqlite-binding.js';
-import { runOffThread } from '../../src/node/archive/off-thread.js';
+import { runOffThread } from '../../src/node/jobs/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { loadPack } from '../../src/node/pack.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';

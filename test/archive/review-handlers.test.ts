@@ -16,7 +16,7 @@ import { dispatch } from '../../src/node/app/dispatch.js';
 import { reviewHandlers } from '../../src/node/app/review-handlers.js';
 import { Archive } from '../../src/node/archive/archive.js';
 import { openArchiveFile } from '../../src/node/archive/db.js';
-import { runOffThread } from '../../src/node/archive/off-thread.js';
+import { runOffThread } from '../../src/node/jobs/off-thread.js';
 import { verifyBundle } from '../../src/node/bundle/bundle.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { buildPack, loadPack } from '../../src/node/pack.js';

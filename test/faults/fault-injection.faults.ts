@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
 import { Archive } from '../../src/node/archive/archive.js';
-import { checkArchive } from '../../src/node/archive/check.js';
+import { checkArchive } from '../../src/node/jobs/check.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { PUBLIC_SUITE, ROOT, tempDir } from '../archive/helpers.js';
 import { seededRandom } from '../seeded-random.js';

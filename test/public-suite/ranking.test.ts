@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rational } from '../../src/core/stats/rational.js';
-import { scoreBaselines, type BaselineScore } from '../../src/node/baseline-ranking.js';
+import { scoreBaselines, type BaselineScore } from '../../src/node/workflows/baseline-ranking.js';
 
 // The public suite must rank the baselines (issue "The EMBER Score"): on the
 // development seeds 0, 1, 2, congestion-aware > fire-aware > static >

@@ -6,7 +6,7 @@
 // port, token, appPath) once it listens; SIGTERM stops it.
 import { join } from 'node:path';
 import { createWorkbenchServices } from '../../src/node/app/services.js';
-import { setArchiveJobHeapLimit } from '../../src/node/archive/off-thread.js';
+import { setArchiveJobHeapLimit } from '../../src/node/jobs/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import type { ServerLimits } from '../../src/node/server/limits.js';
 import { startWorkbenchServer, type WorkbenchServer } from '../../src/node/server/workbench-server.js';

@@ -11,15 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { defaultArchivePath } from '../../node/app/paths.js';
-import { commitImports, exportTrial, prepareImport, type PreparedImport } from '../../node/archive/archive-io.js';
-import { withArchiveFaultsAsync } from '../../node/archive/archive-errors.js';
-import { Archive } from '../../node/archive/archive.js';
-import { checkArchive, type ArchiveCheckReport } from '../../node/archive/check.js';
-import { runScoreJob } from '../../node/archive/score-job.js';
-import { readSuiteFolder, storeSuite } from '../../node/archive/inputs-store.js';
-import { listTrials } from '../../node/archive/queries.js';
-import { readTextInput } from '../../node/inputs.js';
+import { Archive, checkArchive, commitImports, defaultArchivePath, exportTrial, listTrials, prepareImport, readSuiteFolder, readTextInput, runScoreJob, storeSuite, withArchiveFaultsAsync, type ArchiveCheckReport, type PreparedImport } from '../../node/front-door/archive.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 
 const ARCHIVE_OPTION: OptionSpec = {

@@ -3,7 +3,7 @@
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { keyFingerprint } from '../../core/signing/signatures.js';
-import { createBundle, signBundle, verifyBundle } from '../../node/bundle/bundle.js';
+import { createBundle, signBundle, verifyBundle } from '../../node/front-door/bundle.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { resamplesArgument } from '../options.js';
 import { signaturesReport, signerArgument, signOptions, TRUST_OPTIONS, trustArgument } from '../signing-options.js';

@@ -11,7 +11,7 @@
 
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
-import { compareReportFiles, leaderboardOfFiles } from '../../node/workflows/compare.js';
+import { compareReportFiles, leaderboardOfFiles } from '../../node/front-door/compare.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 import { resamplesArgument } from '../options.js';

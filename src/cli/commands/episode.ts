@@ -1,8 +1,6 @@
 /** `emberbench episode run`: one scenario, one seed, one local agent, one replay-checked record. */
 
-import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
-import { defaultEntryPoints } from '../../node/entry-points.js';
-import { runEpisodeToFile } from '../../node/workflows/episode-run.js';
+import { DEFAULT_ACT_TIMEOUT_MS, defaultEntryPoints, runEpisodeToFile, type AgentSpec } from '../../node/front-door/episode.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_CHOICE_OPTIONS,
@@ -16,7 +14,6 @@ import {
   AGENT_SANDBOX_OPTIONS,
   seedArgument,
 } from '../arguments.js';
-import type { AgentSpec } from '../../node/agents/spec.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { LLM_AGENT_OPTIONS, isLlmAgentArgument, llmAgentArgument, rejectLlmOptions } from '../llm-options.js';
 

@@ -11,13 +11,7 @@ import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
 import { expandSeedList } from '../../core/eval/seed-list.js';
 import type { Suite } from '../../core/world/suite.js';
-import { DEFAULT_ACT_TIMEOUT_MS } from '../../node/agents/open-agent.js';
-import { defaultEntryPoints } from '../../node/entry-points.js';
-import { checkJobs, checkModelId, progressLine } from '../../node/eval/runner.js';
-import { journalPath } from '../../node/eval/journal-lines.js';
-import { isLocalAgent } from '../../node/agents/local-operational.js';
-import { runTrialsToFiles, type TrialOutcome } from '../../node/agents/openai-chat/trials.js';
-import { verifyResultFile, writeManifestFile } from '../../node/workflows/evaluation.js';
+import { checkJobs, checkModelId, DEFAULT_ACT_TIMEOUT_MS, defaultEntryPoints, isLocalAgent, journalPath, progressLine, runTrialsToFiles, verifyResultFile, writeManifestFile, type TrialOutcome } from '../../node/front-door/evaluation.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_CHOICE_OPTIONS,

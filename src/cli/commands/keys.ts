@@ -1,6 +1,6 @@
 /** `emberbench keys create` and `keys show`: operator signing keys (docs/bundles.md, "Keys"). */
 
-import { SCRYPT_PARAMS, newKeyFileText, readKeyFile, writeKeyFile, type KeyFile } from '../../node/signing/key-file.js';
+import { newKeyFileText, readKeyFile, SCRYPT_PARAMS, writeKeyFile, type KeyFile } from '../../node/front-door/keys.js';
 import { FORCE_OPTION } from '../arguments.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { PASSPHRASE_ENV_OPTION, passphraseArgument } from '../signing-options.js';

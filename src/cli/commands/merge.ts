@@ -7,7 +7,7 @@
  */
 
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
-import { mergeShardFiles } from '../../node/eval/merge.js';
+import { mergeShardFiles } from '../../node/front-door/merge.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, suiteDirArgument, suiteFields } from '../options.js';

@@ -2,7 +2,7 @@
 
 import { efficiencyViewOfRecord, operationalRecordDigest, parseOperationalRecordText } from '../../core/scoring/operational.js';
 import { parseScoreReportText } from '../../core/scoring/report-reader.js';
-import { readTextInput } from '../../node/inputs.js';
+import { readTextInput } from '../../node/front-door/operational.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
 function operationalValidate(args: ParsedArgs): Promise<Report> {

@@ -1,7 +1,7 @@
 /** `emberbench pack build` and `pack verify`: environment packs (docs/packs.md). */
 
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import { buildPack, verifyPack } from '../../node/pack.js';
+import { buildPack, verifyPack } from '../../node/front-door/pack.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, suiteDirArgument } from '../options.js';
 

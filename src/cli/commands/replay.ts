@@ -3,7 +3,7 @@
 import { parseRecordText } from '../../core/sim/record-codec.js';
 import { recordDigest } from '../../core/sim/record.js';
 import { replayRecord } from '../../core/sim/authenticate-record.js';
-import { loadScenarioFile, readTextInput } from '../../node/inputs.js';
+import { loadScenarioFile, readTextInput } from '../../node/front-door/replay.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
 async function replayVerify(args: ParsedArgs): Promise<Report> {

@@ -2,8 +2,7 @@
 
 import { UsageError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
-import { renderHtmlReport } from '../../node/report-html/html-report.js';
-import { checkOutputPath, writeOutputFile } from '../../node/files.js';
+import { checkOutputPath, renderHtmlReport, writeOutputFile } from '../../node/front-door/report.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 

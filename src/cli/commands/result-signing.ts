@@ -1,7 +1,7 @@
 /** `emberbench result sign` and `result verify`: detached operator signatures of an evaluation result (docs/bundles.md). */
 
 import { keyFingerprint } from '../../core/signing/signatures.js';
-import { checkResultSignatures, resultSignaturePath, signResultFile } from '../../node/signing/signature-files.js';
+import { checkResultSignatures, resultSignaturePath, signResultFile } from '../../node/front-door/result-signing.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 import { signaturesReport, signerArgument, signOptions, TRUST_OPTIONS, trustArgument } from '../signing-options.js';
 

@@ -1,6 +1,6 @@
 /** `emberbench scenario validate FILE`. */
 
-import { loadScenarioFile } from '../../node/inputs.js';
+import { loadScenarioFile } from '../../node/front-door/scenario.js';
 import type { CommandModule } from '../command.js';
 
 export const scenarioModule: CommandModule = {

@@ -12,10 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../core/errors.js';
 import type { EventName, Events } from '../../shared/api/contract.js';
-import { defaultArchivePath, userDataDir } from '../../node/app/paths.js';
-import { createWorkbenchServices } from '../../node/app/services.js';
-import { defaultEntryPoints } from '../../node/entry-points.js';
-import { startWorkbenchServer, type WorkbenchServer } from '../../node/server/workbench-server.js';
+import { createWorkbenchServices, defaultArchivePath, defaultEntryPoints, startWorkbenchServer, userDataDir, type WorkbenchServer } from '../../node/front-door/serve.js';
 import { takeOverInterrupt } from '../interrupt.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 

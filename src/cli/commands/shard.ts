@@ -8,10 +8,7 @@ import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { OutputError, UsageError } from '../../core/errors.js';
 import { expandSeedList } from '../../core/eval/seed-list.js';
-import { checkJobs, checkModelId } from '../../node/eval/runner.js';
-import { writeOutputFile } from '../../node/files.js';
-import { API_KEY_ENV, K8S_MOUNT, planFiles, runName, type Backend, type PlanOptions } from '../../node/shard-plan/plan.js';
-import { errnoCode, errnoText } from '../../node/errno.js';
+import { API_KEY_ENV, checkJobs, checkModelId, errnoCode, errnoText, K8S_MOUNT, planFiles, runName, writeOutputFile, type Backend, type PlanOptions } from '../../node/front-door/shard.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
 
 const DEFAULT_IMAGE = 'registry.example.com/ember-workbench:0.1.0';

@@ -8,9 +8,8 @@
  */
 
 import type { Shard } from '../../core/eval/shard.js';
-import { runStatus, shardResultPath, type RunSettings, type ShardStatus } from '../../node/eval/run-dir.js';
+import { runStatus, shardResultPath, shellWord, type RunSettings, type ShardStatus } from '../../node/front-door/status.js';
 import { join } from 'node:path';
-import { shellWord } from '../../node/shard-plan/shell.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 
 function commandLine(words: readonly string[]): string {

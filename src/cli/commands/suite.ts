@@ -1,7 +1,7 @@
 /** `emberbench suite validate DIR`, and the suite fields other commands report. */
 
 import type { Suite } from '../../core/world/suite.js';
-import { loadSuiteDir } from '../../node/inputs.js';
+import { loadSuiteDir } from '../../node/front-door/suite.js';
 import type { CommandModule, Report } from '../command.js';
 import { suiteFields } from '../options.js';
 

@@ -31,7 +31,7 @@ import {
 } from '../archive/inputs-store.js';
 import { listManifestRows, listPackRows, listSuiteRows, manifestRow, packRow, suiteRow } from '../archive/catalog-queries.js';
 import { loadPack } from '../pack.js';
-import { runOffThread } from '../archive/off-thread.js';
+import { runOffThread } from '../jobs/off-thread.js';
 import { ServiceError } from './dispatch.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -1,14 +1,14 @@
 /**
  * The app's side of `archive check`: a trial's page asks whether the trial
  * is damaged (trials.check) and offers Repair (trials.repair), which
- * rebuilds only what has its recorded digest (src/node/archive/check.ts,
+ * rebuilds only what has its recorded digest (src/node/jobs/check.ts,
  * repair.ts). Re-scoring runs in the archive worker, off the main process.
  */
 
 import type { TrialIntegrity } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
-import { checkArchive } from '../archive/check.js';
-import { scoreOffThread } from '../archive/off-thread.js';
+import { checkArchive } from '../jobs/check.js';
+import { scoreOffThread } from '../jobs/off-thread.js';
 import type { Handlers } from './dispatch.js';
 
 type IntegrityHandlers = Pick<Handlers, 'trials.check' | 'trials.repair'>;

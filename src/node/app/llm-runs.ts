@@ -24,19 +24,14 @@ import { join } from 'node:path';
 import { EmberError, fieldError, isEmberError, UsageError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json/canonical.js';
 import { readAgentConfig, type AgentConfig } from '../../core/llm/config.js';
-import { operationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
 import type { Rational } from '../../core/stats/rational.js';
 import type { AgentChoice, RunProgressEvent, TranscriptLine } from '../../shared/api/contract.js';
 import { liveCost, readLiveUsage } from '../agents/openai-chat/live-usage.js';
-import { trialOperationalRecord } from '../agents/openai-chat/operational.js';
 import { apiKeyFromEnv } from '../agents/openai-chat/session.js';
 import { createSlots } from '../agents/openai-chat/slots.js';
 import { readTranscript } from '../agents/openai-chat/transcript.js';
 import type { AgentSpec } from '../agents/spec.js';
-import { putText } from '../archive/artifacts.js';
-import { setOperationalDigest } from '../archive/trials-store.js';
 import type { Archive } from '../archive/archive.js';
-import type { EvaluationRunSummary } from '../eval/runner.js';
 import { ServiceError } from './dispatch.js';
 
 export type LlmChoice = Extract<AgentChoice, { kind: 'openai-chat' }>;
@@ -130,19 +125,6 @@ export function liveUsageOf(counter: LiveCounter): NonNullable<RunProgressEvent[
     cost: cost === null ? null : decimalOf(cost),
     costUnit: pricing === null ? null : pricing.cost_unit,
   };
-}
-
-/**
- * Builds the trial's operational record from the transcripts of the
- * episodes its result holds and stores it (artifact + operational_digest),
- * in one transaction; returns it, or null when the result holds no episode.
- */
-export async function storeOperationalRecord(archive: Archive, trialId: number, modelId: string, config: AgentConfig, summary: EvaluationRunSummary): Promise<OperationalRecord | null> {
-  const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
-  const record = await trialOperationalRecord({ modelId, config, transcriptDir: transcriptDirOf(archive, trialId), indices });
-  if (record === null) return null;
-  archive.write((w) => setOperationalDigest(w, trialId, putText(w, 'operational', operationalRecordText(record))));
-  return record;
 }
 
 /** The transcript of episode `index` of a language-model trial, as the Trial and Replay views show it. */

@@ -7,7 +7,7 @@
  *
  * What authenticates results or replays records (a report of several
  * trials, a bundle, its verification, the HTML report) runs in the archive
- * worker (review-jobs.ts), so the app's main process and the server answer
+ * worker (../jobs/review-jobs.ts), so the app's main process and the server answer
  * other calls meanwhile; a replay reads its one episode, not the trial's
  * whole result.
  */
@@ -24,8 +24,8 @@ import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { artifactSize, getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, scoredTrialRows, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
-import { runOffThread } from '../archive/off-thread.js';
-import type { ResultText } from '../archive/review-jobs.js';
+import { runOffThread } from '../jobs/off-thread.js';
+import type { ResultText } from '../jobs/review-jobs.js';
 import { storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
@@ -115,7 +115,7 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
 
 /**
  * The review procedures; `worker` is the archive worker's entry
- * (off-thread.ts), undefined to run the long jobs in this thread. A stored
+ * (../jobs/off-thread.ts), undefined to run the long jobs in this thread. A stored
  * result larger than `oneTextLimit` bytes is refused where a whole text is
  * needed (tests lower it).
  */

@@ -21,12 +21,12 @@ import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
 import { materializeSuite } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
-import { runOffThread, scoreOffThread } from '../archive/off-thread.js';
-import { scoreJobOf } from '../archive/score-job.js';
-import { scoreStoredJobOf } from '../archive/score-stored.js';
+import { runOffThread, scoreOffThread } from '../jobs/off-thread.js';
+import { scoreJobOf } from '../jobs/score-job.js';
+import { scoreStoredJobOf } from '../jobs/score-stored.js';
 import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
-import { agentIsolation, isLocalAgent } from '../agents/local-operational.js';
-import { storeLocalOperationalRecord } from './local-runs.js';
+import { agentIsolation } from '../agents/local-operational.js';
+import { storeOperationalRecord } from './local-runs.js';
 import type { EntryPoints } from '../entry-points.js';
 import { packScoringContext } from '../eval/evaluate-episode.js';
 import { checkJobs, checkModelId, maxJobs, runEvaluation } from '../eval/runner.js';
@@ -34,7 +34,8 @@ import type { ResourceScope } from '../lifetime.js';
 import { getPackSummary, storedManifest, storedPack, storedSuite } from './catalog.js';
 import { ServiceError } from './dispatch.js';
 import { createLiveUsage } from '../agents/openai-chat/live-usage.js';
-import { llmConfigOf, llmSpecOf, liveUsageOf, storeOperationalRecord, type LiveCounter } from './llm-runs.js';
+import { llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
+import { trialRecordOf } from '../workflows/trial-record.js';
 
 /** What a resume needs, stored with the trial. */
 interface RunConfig {
@@ -320,14 +321,14 @@ export class RunManager {
     }).then(
       async (summary) => {
         run.finished = summary.completedEpisodes + summary.failedEpisodes;
-        if (llm !== null || isLocalAgent(spec)) {
-          // The operational record, before the run is reported ended: a language model's from the transcripts of the
-          // episodes the result holds; a module or command agent's its isolation level and this run's wall time.
+        if (spec.kind !== 'builtin') {
+          // The operational record (workflows/trial-record.ts), before the run is reported ended: a language model's
+          // from the transcripts of the episodes the result holds; a module or command agent's its isolation level and
+          // this run's wall time.
           try {
-            if (llm !== null) await storeOperationalRecord(this.archive, trialId, row.model_id, llm.config, summary);
-            else if (isLocalAgent(spec)) {
-              storeLocalOperationalRecord(this.archive, trialId, { modelId: row.model_id, spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs: performance.now() - run.began });
-            }
+            const wallMs = performance.now() - run.began;
+            const record = await trialRecordOf({ modelId: row.model_id, agent: spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs });
+            if (record !== null) storeOperationalRecord(this.archive, trialId, record);
             this.emit('archive.changed', { kind: 'trial', trialId, what: 'details' });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);

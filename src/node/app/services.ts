@@ -20,12 +20,13 @@ import type { ArchiveChange, Events, EventName, Outputs, Overview, TrialDetail }
 import type { TrialRow } from '../../shared/api/views.js';
 import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
 import { storeTrialSignatures } from '../archive/trial-signatures.js';
-import { commitImports, exportTrial, prepareImportOffThread, type DuplicateImport, type PreparedImport } from '../archive/archive-io.js';
+import { commitImports, exportTrial, type DuplicateImport, type PreparedImport } from '../archive/archive-io.js';
+import { prepareImportOffThread } from '../jobs/import-result.js';
 import { withArchiveFaultsAsync } from '../archive/archive-errors.js';
 import { Archive } from '../archive/archive.js';
 import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, listEpisodes, listModelIds, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
-import { runOffThread } from '../archive/off-thread.js';
+import { runOffThread } from '../jobs/off-thread.js';
 import { interruptStaleRuns } from '../archive/trials-store.js';
 import type { EntryPoints } from '../entry-points.js';
 import { processScope } from '../lifetime.js';

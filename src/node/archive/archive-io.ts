@@ -6,8 +6,8 @@
  * verify` (every record replayed, every metric recomputed) and scored like
  * `score --pack` (official) when its manifest is that of exactly one stored
  * environment pack, else like `score --suite` (unofficial), all of that in
- * import-prepare.ts (in the archive worker for the app); only then is
- * anything written, in one transaction. A file that fails is refused whole with the reason; the same
+ * src/node/jobs/import-prepare.ts (in the archive worker for the app); only
+ * then is anything written, here, in one transaction. A file that fails is refused whole with the reason; the same
  * bytes imported twice are found by their digest. The result's operational
  * record may come with it (checked first: valid, canonical, of the result's
  * model) and is stored with the trial; its isolation level becomes the
@@ -25,40 +25,54 @@ import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
 import { errnoCode } from '../errno.js';
+import type { EvaluationManifest } from '../../core/eval/manifest.js';
+import type { FailureDeclaration } from '../../core/eval/result.js';
+import type { OperationalRecord } from '../../core/scoring/operational.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
-import { getArtifactAsync, putText, sha256OfBytes } from './artifacts.js';
+import { getArtifactAsync, putText, sha256OfBytes, type PackedArtifact } from './artifacts.js';
 import type { Archive } from './archive.js';
-import { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
 import { loadStoredManifest, storeManifest } from './inputs-store.js';
-import { runOffThread } from './off-thread.js';
 import { getTrialDbRow, trialOfResultDigest } from './queries.js';
 import { composeStoredResult } from './stored-result.js';
-import { insertTrial, setOperationalDigest, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome } from './trials-store.js';
-
-export { prepareImport, type DuplicateImport, type ImportedRecordFile, type PreparedImport } from './import-prepare.js';
+import { insertTrial, setOperationalDigest, setTrialIsolation, storeEpisodeRow, storeFailure, storeOutcome, type EpisodeRowData, type PackedEpisode, type ScoredTrial } from './trials-store.js';
 
 export const EXPORT_FILES = { result: 'result.json', report: 'score.json', summary: 'summary.txt' } as const;
+
+/** A result's operational record, as the CLI wrote it beside the result. */
+export interface ImportedRecordFile {
+  readonly fileName: string;
+  readonly text: string;
+}
+
+/** An authenticated, scored and packed result, ready to be written. */
+export interface PreparedImport {
+  readonly fileName: string;
+  /** SHA-256 of the file's bytes: the result artifact's digest, by which a second import of it is found. */
+  readonly digest: string;
+  readonly modelId: string;
+  readonly manifest: EvaluationManifest;
+  readonly suiteHash: string;
+  /** The one stored pack of the result's manifest (scored official against it), or null (unofficial). */
+  readonly pack: { readonly digest: string; readonly packId: string } | null;
+  /** scenario ID -> primary family */
+  readonly families: ReadonlyMap<string, string>;
+  readonly episodes: readonly { readonly row: EpisodeRowData; readonly packed: PackedEpisode }[];
+  readonly failures: readonly FailureDeclaration[];
+  readonly complete: boolean;
+  readonly result: PackedArtifact;
+  readonly scored: ScoredTrial;
+  /** The result's operational record, when one was given. */
+  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
+}
+
+/** An import that needs no work: the archive holds these bytes already, as this trial. */
+export interface DuplicateImport {
+  readonly duplicate: number;
+}
 
 export interface ImportOutcome {
   readonly trialId: number;
   readonly duplicate: boolean;
-}
-
-/**
- * Prepares an import (import-prepare.ts) in the archive worker
- * (`archiveWorker`, else a later turn of this thread), which reads the
- * archive through its own read-only connection: hashing, parsing,
- * authenticating, scoring and packing a large result take seconds that the
- * app's main process must not wait.
- */
-export function prepareImportOffThread(
-  archive: Archive,
-  fileName: string,
-  text: string,
-  archiveWorker: string | undefined,
-  operational?: ImportedRecordFile,
-): Promise<PreparedImport | DuplicateImport> {
-  return runOffThread(archiveWorker, { kind: 'import-prepare', input: { archivePath: archive.path, fileName, text, ...(operational === undefined ? {} : { operational }) } });
 }
 
 /** Writes prepared imports, all in one transaction; returns their trial IDs (an identical file imported twice in one batch is one trial). */
@@ -96,13 +110,6 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
       return { trialId: id, duplicate: false };
     }),
   );
-}
-
-/** Imports one evaluation result text: authenticated first, refused whole with the reason, written in one transaction. */
-export function importResultText(archive: Archive, fileName: string, text: string): ImportOutcome {
-  const prepared = prepareImport(archive, fileName, text);
-  if ('duplicate' in prepared) return { trialId: prepared.duplicate, duplicate: true };
-  return commitImports(archive, [prepared])[0]!;
 }
 
 /**

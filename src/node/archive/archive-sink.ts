@@ -19,8 +19,8 @@ import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
 import type { Archive } from './archive.js';
 import { getTrialDbRow } from './queries.js';
-import type { ScoredTrial } from './score-trial.js';
 import {
+  type ScoredTrial,
   packEpisodeAsync,
   setTrialStatus,
   storedEntries,

@@ -24,6 +24,13 @@ import type { TrialStatus } from '../../shared/api/contract.js';
 import { getArtifact, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
 import { statement, type Archive } from './archive.js';
 
+/** A trial's score report as `emberbench score` makes it: the report, its canonical text and the summary it prints. */
+export interface ScoredTrial {
+  readonly report: ScoreReport;
+  readonly reportText: string;
+  readonly summary: string;
+}
+
 export interface NewTrial {
   readonly modelId: string;
   readonly manifest: EvaluationManifest;

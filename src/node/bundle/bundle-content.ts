@@ -6,8 +6,6 @@
  * results and requires every byte to be the same.
  */
 
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { BUNDLE_PACK_DIR, BUNDLE_VERSION, modelDir, type BundleIndex, type BundleModel } from '../../core/bundle/bundle-index.js';
 import { fieldError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
@@ -21,6 +19,7 @@ import { aggregateStatistics, statisticsSubject, statisticsText, type Statistics
 import type { ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { DEFAULT_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { comparisonSummary } from '../../core/scoring/compare.js';
+import { fileSha256 } from '../files.js';
 import { authenticateAgainst, scoreAuthenticated, streamedTrial } from '../workflows/score.js';
 
 export interface BundleInput {
@@ -59,19 +58,6 @@ export interface BundleContent {
 }
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
-
-/** The sha256 of a file's bytes, read in chunks (a file of any size). */
-export function fileSha256(path: string): string {
-  const hash = createHash('sha256');
-  const chunk = Buffer.allocUnsafe(8 << 20);
-  const fd = openSync(path, 'r');
-  try {
-    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
-}
 
 interface ModelTrial {
   readonly trial: ScoringTrial;

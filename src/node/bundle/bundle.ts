@@ -16,7 +16,8 @@ import { readBytesInput, readTextInput, resultTextOrStream } from '../inputs.js'
 import { checkOutputDirectory, copyFileSynced, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
 import { loadPack } from '../pack.js';
 import { bundleSignaturesText, checkBundleSignatures, NO_TRUST, signBundleIndex, type Signer, type TrustOptions } from '../signing/signature-files.js';
-import { bundleContent, fileSha256, type BundleContent, type BundleResult } from './bundle-content.js';
+import { bundleContent, type BundleContent, type BundleResult } from './bundle-content.js';
+import { fileSha256 } from '../files.js';
 
 const BUNDLE_OUTPUT = { what: 'official bundle', existsNote: 'a bundle is always written into a new directory' } as const;
 

@@ -16,7 +16,7 @@ import type { Suite } from '../../core/world/suite.js';
 import { checkOutputPath, writeOutputFile, type OutputOptions } from '../files.js';
 import { loadSuiteDir } from '../inputs.js';
 import { withOutputLock } from '../output-lock.js';
-import { loadManifestFile } from '../workflows/evaluation.js';
+import { loadManifestFile } from '../inputs.js';
 import { authenticateResultFile, resultEpisodeOf } from './result-reader.js';
 
 export interface MergeShardsOptions {

@@ -20,7 +20,7 @@ import { inShard, type Shard } from '../../core/eval/shard.js';
 import { loadGeneratedSuite } from '../generated-suite.js';
 import { loadSuiteDir, readTextInput } from '../inputs.js';
 import { describeHolder, lockStatus } from '../output-lock.js';
-import { loadManifestFile } from '../workflows/evaluation.js';
+import { loadManifestFile } from '../inputs.js';
 import { forEachJournalLine, journalPath } from './journal-lines.js';
 import { authenticateResultFile } from './result-reader.js';
 

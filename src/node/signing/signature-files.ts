@@ -23,7 +23,7 @@ import {
   type SignatureSet,
   type SignedSubject,
 } from '../../core/signing/signatures.js';
-import { fileSha256 } from '../bundle/bundle-content.js';
+import { fileSha256 } from '../files.js';
 import { writeOutputFile } from '../files.js';
 import { inputFileSize, readTextInput } from '../inputs.js';
 

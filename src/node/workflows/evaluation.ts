@@ -6,7 +6,7 @@
 
 import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
 import { authenticateResultFile, type StreamedResult } from '../eval/result-reader.js';
-import { buildManifest, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
+import { buildManifest, manifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
 import type { Shard } from '../../core/eval/shard.js';
 import type { Suite } from '../../core/world/suite.js';
 import { agentModuleInputs, type AgentSpec } from '../agents/spec.js';
@@ -14,14 +14,9 @@ import type { EntryPoints } from '../entry-points.js';
 import { JournalCheckpointSink } from '../eval/journal-sink.js';
 import { checkModelId, runEvaluation, type EvaluationProgress, type EvaluationRunSummary } from '../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
-import { loadSuiteDir, readTextInput } from '../inputs.js';
+import { loadManifestFile, loadSuiteDir } from '../inputs.js';
 import type { ResourceScope } from '../lifetime.js';
 import { acquireOutputLock } from '../output-lock.js';
-
-/** Reads and parses a manifest file (exit 3 when malformed). */
-export function loadManifestFile(path: string): EvaluationManifest {
-  return parseManifestText(readTextInput(path, 'evaluation manifest'), path);
-}
 
 export interface ManifestFileOptions {
   readonly suiteDir: string;

@@ -21,8 +21,9 @@ import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
 import { buildPack } from '../pack.js';
 import { runImportBodyJob, type ImportBodyJob, type ImportBodyOutcome } from './import-body.js';
-import { runImportPrepareJob, type DuplicateImport, type ImportPrepareJob, type PreparedImport } from './import-prepare.js';
-import { packFromFiles } from './inputs-store.js';
+import type { DuplicateImport, PreparedImport } from '../archive/archive-io.js';
+import { runImportPrepareJob, type ImportPrepareJob } from './import-prepare.js';
+import { packFromFiles } from '../archive/inputs-store.js';
 import {
   runBundleCreateJob,
   runBundleVerifyJob,
@@ -36,7 +37,7 @@ import {
 } from './review-jobs.js';
 import { runScoreJob, type ScoreJob } from './score-job.js';
 import { runScoreStoredJob, type ScoreStoredJob } from './score-stored.js';
-import type { ScoredTrial } from './score-trial.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
 
 export interface PackBuildJob {
   readonly suiteDir: string;

@@ -1,5 +1,5 @@
 /**
- * Preparing an import (archive-io.ts writes it): everything but the
+ * Preparing an import (src/node/archive/archive-io.ts writes it): everything but the
  * writing, so that it can run in the archive worker (off-thread.ts) while
  * the app's main process goes on. The result text is hashed, parsed
  * strictly, authenticated from scratch like `evaluation verify` (every
@@ -17,49 +17,17 @@
  */
 
 import { ValidationError } from '../../core/errors.js';
-import type { EvaluationManifest } from '../../core/eval/manifest.js';
-import { parseResultText, type FailureDeclaration } from '../../core/eval/result.js';
+import { parseResultText } from '../../core/eval/result.js';
 import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
-import { packArtifact, sha256OfBytes, utf8, type PackedArtifact } from './artifacts.js';
-import { Archive } from './archive.js';
-import { onlyPackOfManifest } from './catalog-queries.js';
-import { hasSuite, loadStoredSuite } from './inputs-store.js';
-import { trialOfResultDigest } from './queries.js';
+import { packArtifact, sha256OfBytes, utf8 } from '../archive/artifacts.js';
+import { Archive } from '../archive/archive.js';
+import { onlyPackOfManifest } from '../archive/catalog-queries.js';
+import { hasSuite, loadStoredSuite } from '../archive/inputs-store.js';
+import { trialOfResultDigest } from '../archive/queries.js';
 import { runScoreJob, scoreJobOf } from './score-job.js';
-import { scoreResultText, type ScoredTrial } from './score-trial.js';
-import { episodeRowOf, packEpisode, type EpisodeRowData, type PackedEpisode } from './trials-store.js';
-
-/** A result's operational record, as the CLI wrote it beside the result. */
-export interface ImportedRecordFile {
-  readonly fileName: string;
-  readonly text: string;
-}
-
-/** An authenticated, scored and packed result, ready to be written. */
-export interface PreparedImport {
-  readonly fileName: string;
-  /** SHA-256 of the file's bytes: the result artifact's digest, by which a second import of it is found. */
-  readonly digest: string;
-  readonly modelId: string;
-  readonly manifest: EvaluationManifest;
-  readonly suiteHash: string;
-  /** The one stored pack of the result's manifest (scored official against it), or null (unofficial). */
-  readonly pack: { readonly digest: string; readonly packId: string } | null;
-  /** scenario ID -> primary family */
-  readonly families: ReadonlyMap<string, string>;
-  readonly episodes: readonly { readonly row: EpisodeRowData; readonly packed: PackedEpisode }[];
-  readonly failures: readonly FailureDeclaration[];
-  readonly complete: boolean;
-  readonly result: PackedArtifact;
-  readonly scored: ScoredTrial;
-  /** The result's operational record, when one was given. */
-  readonly operational?: { readonly text: string; readonly record: OperationalRecord };
-}
-
-/** An import that needs no work: the archive holds these bytes already, as this trial. */
-export interface DuplicateImport {
-  readonly duplicate: number;
-}
+import { scoreResultText } from './score-trial.js';
+import { episodeRowOf, packEpisode } from '../archive/trials-store.js';
+import type { DuplicateImport, ImportedRecordFile, PreparedImport } from '../archive/archive-io.js';
 
 /** The operational record given with a result: strict, canonical, and of the result's model (ValidationError otherwise). */
 function checkRecordOf(modelId: string, file: ImportedRecordFile): { text: string; record: OperationalRecord } {

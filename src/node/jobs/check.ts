@@ -15,28 +15,18 @@
 
 import { isEmberError } from '../../core/errors.js';
 import type { TrialDamageKind } from '../../shared/api/contract.js';
-import type { Archive } from './archive.js';
-import { artifactDigests, artifactKind, getArtifactAsync } from './artifacts.js';
-import { loadStoredManifest } from './inputs-store.js';
-import { checkedTrialRows, type CheckedTrialRow } from './queries.js';
-import { repairTrial, type TrialRepair } from './repair.js';
+import type { Archive } from '../archive/archive.js';
+import { artifactDigests, artifactKind, getArtifactAsync } from '../archive/artifacts.js';
+import { loadStoredManifest } from '../archive/inputs-store.js';
+import { checkedTrialRows, type CheckedTrialRow } from '../archive/queries.js';
+import { repairTrial, type TrialDamage, type TrialRepair } from './repair.js';
 import type { ScoreJob } from './score-job.js';
-import type { ScoredTrial } from './score-trial.js';
-import { composeStoredResult } from './stored-result.js';
-import { doneEpisodeDigests } from './trials-store.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
+import { composeStoredResult } from '../archive/stored-result.js';
+import { doneEpisodeDigests } from '../archive/trials-store.js';
 
 /** What is damaged in a trial (the contract's type: the app shows the same report). */
 export type { TrialDamageKind } from '../../shared/api/contract.js';
-
-export interface TrialDamage {
-  readonly kind: TrialDamageKind;
-  /** The damaged artifact, when one is. */
-  readonly digest: string | null;
-  /** The episode, for `episode`. */
-  readonly episode: number | null;
-  /** What is wrong, in words. */
-  readonly message: string;
-}
 
 export interface TrialCheck {
   readonly trial: number;

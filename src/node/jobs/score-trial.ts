@@ -7,16 +7,11 @@
  */
 
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import { scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
+import { scoreReportText } from '../../core/scoring/report.js';
 import { summaryText } from '../../core/scoring/summary.js';
 import type { Suite } from '../../core/world/suite.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
 import { scoreResults } from '../workflows/score.js';
-
-export interface ScoredTrial {
-  readonly report: ScoreReport;
-  readonly reportText: string;
-  readonly summary: string;
-}
 
 /** Scores one result text (a trial) against a pack (official) or its suite (unofficial). */
 export function scoreResultText(resultText: string, source: string, target: { readonly suite: Suite; readonly pack: EnvironmentPack | null }): ScoredTrial {

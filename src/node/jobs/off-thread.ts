@@ -15,9 +15,9 @@ import { Worker } from 'node:worker_threads';
 import { EmberError } from '../../core/errors.js';
 import { fromWire, type WireError } from '../eval/protocol.js';
 import { runArchiveJob, type ArchiveJob, type ArchiveJobKind, type ArchiveJobs } from './archive-jobs.js';
-import { sqliteNativeBinding } from './sqlite-binding.js';
+import { sqliteNativeBinding } from '../archive/sqlite-binding.js';
 import type { ScoreJob } from './score-job.js';
-import type { ScoredTrial } from './score-trial.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
 
 /**
  * What a worker thread is started with: its job, and the better-sqlite3

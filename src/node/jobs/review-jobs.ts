@@ -25,7 +25,7 @@ import type { Signer } from '../signing/signature-files.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { renderHtmlReport } from '../report-html/html-report.js';
 import { scoreResults } from '../workflows/score.js';
-import { packFromFiles, suiteFromFiles } from './inputs-store.js';
+import { packFromFiles, suiteFromFiles } from '../archive/inputs-store.js';
 
 type Files = readonly (readonly [string, Uint8Array])[];
 

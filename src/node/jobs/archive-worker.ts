@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toWire } from '../eval/protocol.js';
 import { useNativeHash } from '../native-hash.js';
 import { runArchiveJob } from './archive-jobs.js';
-import { useSqliteNativeBinding } from './sqlite-binding.js';
+import { useSqliteNativeBinding } from '../archive/sqlite-binding.js';
 import type { ArchiveJobReply, ArchiveWorkerData } from './off-thread.js';
 
 const port = parentPort;

@@ -14,15 +14,26 @@
 
 import { createHash } from 'node:crypto';
 import { isEmberError } from '../../core/errors.js';
+import type { TrialDamageKind } from '../../shared/api/contract.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
-import type { Archive } from './archive.js';
-import { getArtifactAsync, packChunksAsync, putPacked, putText, utf8 } from './artifacts.js';
-import type { TrialDamage } from './check.js';
-import { loadStoredManifest } from './inputs-store.js';
-import { getTrialDbRow } from './queries.js';
+import type { Archive } from '../archive/archive.js';
+import { getArtifactAsync, packChunksAsync, putPacked, putText, utf8 } from '../archive/artifacts.js';
+import { loadStoredManifest } from '../archive/inputs-store.js';
+import { getTrialDbRow } from '../archive/queries.js';
 import { scoreJobOf, type ScoreJob } from './score-job.js';
-import type { ScoredTrial } from './score-trial.js';
-import { composeStoredResult } from './stored-result.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
+import { composeStoredResult } from '../archive/stored-result.js';
+
+/** One damaged thing in a trial, as check.ts finds it (and repairTrial mends it when it can). */
+export interface TrialDamage {
+  readonly kind: TrialDamageKind;
+  /** The damaged artifact, when one is. */
+  readonly digest: string | null;
+  /** The episode, for `episode`. */
+  readonly episode: number | null;
+  /** What is wrong, in words. */
+  readonly message: string;
+}
 
 export interface TrialRepair {
   /** What was repaired, in words. */

@@ -12,11 +12,11 @@ import { scoreReportText } from '../../core/scoring/report.js';
 import { summaryText } from '../../core/scoring/summary.js';
 import type { ResultPieces } from '../eval/result-reader.js';
 import { piecesTrial, scoreAuthenticated } from '../workflows/score.js';
-import { Archive } from './archive.js';
-import { loadStoredManifest, packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from './inputs-store.js';
-import { getTrialDbRow } from './queries.js';
-import type { ScoredTrial } from './score-trial.js';
-import { storedEpisodeJson, storedEpisodeRefs, storedResultHead } from './stored-result.js';
+import { Archive } from '../archive/archive.js';
+import { loadStoredManifest, packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from '../archive/inputs-store.js';
+import { getTrialDbRow } from '../archive/queries.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
+import { storedEpisodeJson, storedEpisodeRefs, storedResultHead } from '../archive/stored-result.js';
 
 type Files = readonly (readonly [string, Uint8Array])[];
 

@@ -18,8 +18,9 @@ import { UsageError } from '../../core/errors.js';
 import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
 import { checkedResultSignatures, type SignatureSet } from '../../core/signing/signatures.js';
 import { MAX_RESULT_STRING_BYTES, readTextInput, stringTooLong } from '../inputs.js';
-import { prepareImport, type DuplicateImport, type PreparedImport } from './import-prepare.js';
-import { Archive } from './archive.js';
+import type { DuplicateImport, PreparedImport } from '../archive/archive-io.js';
+import { prepareImport } from './import-prepare.js';
+import { Archive } from '../archive/archive.js';
 
 const READ_BYTES = 1 << 20;
 /** The longest file name kept (bytes as written). */

@@ -5,14 +5,14 @@
  * a test checks that the public suite ranks the baselines as required.
  */
 
-import { BASELINE_IDS } from '../core/baselines/registry.js';
-import { authenticateResult } from '../core/eval/authenticate.js';
-import { buildManifest } from '../core/eval/manifest.js';
-import { buildScoreReport, type ScoreReport } from '../core/scoring/report.js';
-import { defaultEntryPoints } from './entry-points.js';
-import { loadSuiteDir } from './inputs.js';
-import { runEvaluation } from './eval/runner.js';
-import { MemorySink } from './eval/sink.js';
+import { BASELINE_IDS } from '../../core/baselines/registry.js';
+import { authenticateResult } from '../../core/eval/authenticate.js';
+import { buildManifest } from '../../core/eval/manifest.js';
+import { buildScoreReport, type ScoreReport } from '../../core/scoring/report.js';
+import { defaultEntryPoints } from '../entry-points.js';
+import { loadSuiteDir } from '../inputs.js';
+import { runEvaluation } from '../eval/runner.js';
+import { MemorySink } from '../eval/sink.js';
 
 /** The baselines that are policies of their own, strongest first (adv-block-scrub is a wrapper). */
 export const RANKED_BASELINES = BASELINE_IDS.filter((id) => id !== 'adv-block-scrub');

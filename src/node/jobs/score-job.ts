@@ -7,9 +7,10 @@
  * itself.
  */
 
-import type { Archive } from './archive.js';
-import { packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from './inputs-store.js';
-import { scoreResultText, type ScoredTrial } from './score-trial.js';
+import type { Archive } from '../archive/archive.js';
+import { packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from '../archive/inputs-store.js';
+import { scoreResultText } from './score-trial.js';
+import type { ScoredTrial } from '../archive/trials-store.js';
 
 export interface ScoreJob {
   /** The result file's text, or its UTF-8 bytes in consecutive chunks (a result the archive composed: see ArchiveSink.finish). */

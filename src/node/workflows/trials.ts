@@ -12,19 +12,19 @@
  * the trial's run ends; when the run stops early (an agent failure, Ctrl+C)
  * no record is written and `--resume` writes it later.
  *
- * A module or command agent gets a record too (../local-operational.ts):
- * no tokens or cost, but the isolation level it ran at and the wall time.
+ * A module or command agent gets a record too (trial-record.ts): no
+ * tokens or cost, but the isolation level it ran at and the wall time.
  */
 
-import { operationalRecordDigest, operationalRecordText, type IsolationLevel, type OperationalRecord } from '../../../core/scoring/operational.js';
-import type { Suite } from '../../../core/world/suite.js';
-import type { EvaluationRunSummary } from '../../eval/runner.js';
-import { checkOutputPath, writeOutputFile } from '../../files.js';
-import { acquireOutputLock } from '../../output-lock.js';
-import { runEvaluationToFile, type EvaluationFileOptions } from '../../workflows/evaluation.js';
-import { agentIsolation, localTrialRecord } from '../local-operational.js';
-import type { AgentSpec } from '../spec.js';
-import { trialOperationalRecord } from './operational.js';
+import { operationalRecordDigest, operationalRecordText, type IsolationLevel, type OperationalRecord } from '../../core/scoring/operational.js';
+import type { Suite } from '../../core/world/suite.js';
+import { agentIsolation } from '../agents/local-operational.js';
+import type { AgentSpec } from '../agents/spec.js';
+import type { EvaluationRunSummary } from '../eval/runner.js';
+import { checkOutputPath, writeOutputFile } from '../files.js';
+import { acquireOutputLock } from '../output-lock.js';
+import { runEvaluationToFile, type EvaluationFileOptions } from './evaluation.js';
+import { trialRecordOf } from './trial-record.js';
 
 export interface TrialsFileOptions extends Omit<EvaluationFileOptions, 'agent' | 'out'> {
   readonly trials: number;
@@ -80,21 +80,8 @@ async function runTrial(opts: TrialsFileOptions, k: number, resultPath: string):
   const { suite, summary } = await runEvaluationToFile({ ...opts, agent, out: resultPath, lockHeld: true });
   const wallMs = performance.now() - began;
   let operational: TrialOutcome['operational'] = null;
-  if (operationalPath !== undefined && agent.kind !== 'builtin') {
-    const indices = [...summary.result.episodes.map((e) => e.index), ...summary.result.failures.map((f) => f.index)];
-    const record =
-      agent.kind === 'llm'
-        ? await trialOperationalRecord({ modelId: opts.modelId, config: agent.options.config, transcriptDir: agent.options.transcriptDir, indices })
-        : localTrialRecord({
-            modelId: opts.modelId,
-            spec: agent,
-            agentPaths: opts.agentPaths,
-            actTimeoutMs: opts.actTimeoutMs,
-            isolation,
-            episodes: indices.length,
-            timeouts: summary.result.failures.filter((f) => f.kind === 'timeout').length,
-            wallMs,
-          });
+  if (operationalPath !== undefined) {
+    const record = await trialRecordOf({ modelId: opts.modelId, agent, agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs, isolation, summary, wallMs });
     if (record !== null) {
       await writeOutputFile(operationalPath, operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
       operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };

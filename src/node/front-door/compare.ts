@@ -1,0 +1,8 @@
+/**
+ * The front door of the `compare` commands (src/cli/commands/compare.ts): all of
+ * src/node that this command group uses, and nothing else, so the CLI loads
+ * only the running command's part of src/node (one module per group, never
+ * one barrel).
+ */
+
+export { compareReportFiles, leaderboardOfFiles } from '../workflows/compare.js';

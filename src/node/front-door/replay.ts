@@ -1,0 +1,8 @@
+/**
+ * The front door of the `replay` commands (src/cli/commands/replay.ts): all of
+ * src/node that this command group uses, and nothing else, so the CLI loads
+ * only the running command's part of src/node (one module per group, never
+ * one barrel).
+ */
+
+export { loadScenarioFile, readTextInput } from '../inputs.js';

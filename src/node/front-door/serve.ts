@@ -1,0 +1,11 @@
+/**
+ * The front door of the `serve` commands (src/cli/commands/serve.ts): all of
+ * src/node that this command group uses, and nothing else, so the CLI loads
+ * only the running command's part of src/node (one module per group, never
+ * one barrel).
+ */
+
+export { defaultArchivePath, userDataDir } from '../app/paths.js';
+export { createWorkbenchServices } from '../app/services.js';
+export { defaultEntryPoints } from '../entry-points.js';
+export { startWorkbenchServer, type WorkbenchServer } from '../server/workbench-server.js';
