@@ -14,7 +14,7 @@
 import { OutputError } from '../../core/errors.js';
 import { buildResult, resultDigest, resultText, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
 import { packChunksAsync, type PackedArtifact } from './artifacts.js';
-import { canonicalJson, type JsonObject } from '../../core/json/canonical.js';
+import { canonicalJson } from '../../core/json/canonical.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { ResultSink, ResumeState, SinkEntry, SinkFinal, SinkRun, SinkState } from '../eval/sink.js';
 import type { Archive } from './archive.js';
@@ -198,5 +198,5 @@ export class ArchiveSink implements ResultSink {
 
 /** What a declared failure adds to the result text: its canonical JSON and a comma. */
 function failureBytes(failure: FailureDeclaration): number {
-  return canonicalJson(failure as unknown as JsonObject).length + 1;
+  return canonicalJson(failure).length + 1;
 }

@@ -11,7 +11,6 @@
 
 import { ValidationError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/json/canonical.js';
-import type { JsonObject } from '../../core/json/canonical.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
@@ -91,7 +90,7 @@ export interface PackedEpisode {
 }
 
 function episodeBytes(episode: ResultEpisode): { record: Buffer; metrics: Buffer } {
-  return { record: utf8(canonicalJson(episode.record as unknown as JsonObject)), metrics: utf8(canonicalJson(episode.metrics as unknown as JsonObject)) };
+  return { record: utf8(canonicalJson(episode.record)), metrics: utf8(canonicalJson(episode.metrics)) };
 }
 
 export function packEpisode(episode: ResultEpisode): PackedEpisode {
