@@ -42,7 +42,7 @@ const NODE_ORDER = [
   ['bundle'],
   ['report-html'],
   ['jobs'],
-  ['app'],
+  ['services'],
   ['server'],
   ['front-door'],
 ];

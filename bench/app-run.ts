@@ -1,6 +1,6 @@
 /**
  * An app run into the archive with large episodes, as the Run view starts
- * one (src/node/app/runs.ts): the runner's worker threads, the archive as
+ * one (src/node/services/runs.ts): the runner's worker threads, the archive as
  * its sink (each episode committed in its own transaction), the final
  * result stored and scored in the archive worker. The figure that matters
  * is the longest time the main thread's event loop was held: every IPC

@@ -1,7 +1,7 @@
 /**
  * The Electron main process: one window, the IPC bridge, the services.
  * Main stays thin: the archive, evaluations and scoring are the services of
- * src/node/app (tested without Electron); this file wires them to a window.
+ * src/node/services (tested without Electron); this file wires them to a window.
  *
  * Security (workbench.md section 1): contextIsolation, sandbox, no Node in
  * the renderer, a strict CSP, navigation and new windows blocked,
@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isEmberError } from '../core/errors.js';
-import { createWorkbenchServices } from '../node/app/services.js';
+import { createWorkbenchServices } from '../node/services/services.js';
 import { useSqliteNativeBinding } from '../node/archive/sqlite-binding.js';
 import { useNativeHash } from '../node/native-hash.js';
 import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Handlers } from '../node/app/dispatch.js';
+import type { Handlers } from '../node/services/dispatch.js';
 import { fileUrlMatcher, handleIpcCall, senderProblem, type TrustedApp } from './ipc-guard.js';
 
 const index = 'file:///opt/ember/out/renderer/index.html';

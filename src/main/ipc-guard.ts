@@ -5,8 +5,8 @@
  * name and the input are then checked by the shared dispatcher.
  */
 
-import type { Handlers } from '../node/app/dispatch.js';
-import { dispatch } from '../node/app/dispatch.js';
+import type { Handlers } from '../node/services/dispatch.js';
+import { dispatch } from '../node/services/dispatch.js';
 import { fail, type ApiResult } from '../shared/api/result.js';
 
 /** What main knows of a call's sender (from Electron's IpcMainInvokeEvent). */

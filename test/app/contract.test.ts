@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Transport, type WorkbenchApi } from '../../src/shared/api/client.js';
 import { CALL_PATH_PREFIX } from '../../src/shared/api/http.js';
 import type { ApiResult } from '../../src/shared/api/result.js';
-import { createWorkbenchServices, type WorkbenchServices } from '../../src/node/app/services.js';
+import { createWorkbenchServices, type WorkbenchServices } from '../../src/node/services/services.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import { startWorkbenchServer, type WorkbenchServer } from '../../src/node/server/workbench-server.js';
 import { fileUrlMatcher, handleIpcCall } from '../../src/main/ipc-guard.js';

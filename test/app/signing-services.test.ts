@@ -6,7 +6,7 @@
 import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/node/app/dispatch.js';
+import { dispatch } from '../../src/node/services/dispatch.js';
 import { readKeyFile, unlockKey } from '../../src/node/signing/key-file.js';
 import { signResultFile } from '../../src/node/signing/signature-files.js';
 import { buildTinyResult, TINY_SUITE } from '../eval/kit.js';

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
-import { dispatch } from '../../src/node/app/dispatch.js';
+import { dispatch } from '../../src/node/services/dispatch.js';
 import { openArchiveFile } from '../../src/node/archive/db.js';
 import { enospcAfter, injectStorageFault } from '../../src/node/archive/storage-faults.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Events, EventName, RunProgressEvent } from '../../src/shared/api/contract.js';
-import { createWorkbenchServices, type WorkbenchServices } from '../../src/node/app/services.js';
+import { createWorkbenchServices, type WorkbenchServices } from '../../src/node/services/services.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseOperationalRecordText } from '../../src/core/scoring/operational.js';
-import { dispatch } from '../../src/node/app/dispatch.js';
+import { dispatch } from '../../src/node/services/dispatch.js';
 import { runCli } from '../cli/run-cli.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/node/agents/sandbox.js';

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
-import { dispatch } from '../../src/node/app/dispatch.js';
+import { dispatch } from '../../src/node/services/dispatch.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { buildPack } from '../../src/node/pack.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperationalRecord, type OperationalRecord } from '../../src/core/scoring/operational.js';
-import { dispatch } from '../../src/node/app/dispatch.js';
+import { dispatch } from '../../src/node/services/dispatch.js';
 import type { RunProgressEvent } from '../../src/shared/api/contract.js';
 import { openServices, tempDir } from '../archive/helpers.js';
 import { plannerConfig, plannerScript, scriptedUsage, startScriptedServer, type ScriptedServer } from './scripted-server.js';

@@ -5,7 +5,7 @@
 // is answered within a fraction of a second. Prints one JSON line (origin,
 // port, token, appPath) once it listens; SIGTERM stops it.
 import { join } from 'node:path';
-import { createWorkbenchServices } from '../../src/node/app/services.js';
+import { createWorkbenchServices } from '../../src/node/services/services.js';
 import { setArchiveJobHeapLimit } from '../../src/node/jobs/off-thread.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
 import type { ServerLimits } from '../../src/node/server/limits.js';

@@ -1,6 +1,6 @@
 /**
  * `emberbench serve`: the workbench in a browser. The same services as the
- * desktop app (src/node/app), the same built renderer (out/renderer), on
+ * desktop app (src/node/services), the same built renderer (out/renderer), on
  * 127.0.0.1 only, behind a per-launch token. It runs until Ctrl+C or
  * SIGTERM, then stops its evaluations (they stay resumable), closes the
  * archive and exits 0.

@@ -5,7 +5,7 @@
  * one barrel).
  */
 
-export { defaultArchivePath } from '../app/paths.js';
+export { defaultArchivePath } from '../services/paths.js';
 export { commitImports, exportTrial, type PreparedImport } from '../archive/archive-io.js';
 export { prepareImport } from '../jobs/import-prepare.js';
 export { withArchiveFaultsAsync } from '../archive/archive-errors.js';

@@ -5,7 +5,7 @@
  * one barrel).
  */
 
-export { defaultArchivePath, userDataDir } from '../app/paths.js';
-export { createWorkbenchServices } from '../app/services.js';
+export { defaultArchivePath, userDataDir } from '../services/paths.js';
+export { createWorkbenchServices } from '../services/services.js';
 export { defaultEntryPoints } from '../entry-points.js';
 export { startWorkbenchServer, type WorkbenchServer } from '../server/workbench-server.js';

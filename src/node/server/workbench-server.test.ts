@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../core/errors.js';
-import type { Handlers } from '../app/dispatch.js';
+import type { Handlers } from '../services/dispatch.js';
 import { startWorkbenchServer, type WorkbenchServer } from './workbench-server.js';
 
 interface Answer {

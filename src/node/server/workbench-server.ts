@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { isProcedureName, type Outputs } from '../../shared/api/contract.js';
 import { APP_PATH_PREFIX, CALL_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY, tokenCookieName } from '../../shared/api/http.js';
 import { fail, ok, type ApiResult } from '../../shared/api/result.js';
-import { dispatch, errorValue, type Handlers } from '../app/dispatch.js';
+import { dispatch, errorValue, type Handlers } from '../services/dispatch.js';
 import { EventHub } from './event-hub.js';
 import { checkSameOrigin, presentedToken, tokenMatches } from './guard.js';
 import { callBodyLimit, DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ValidationError } from '../../core/errors.js';
-import type { Handlers } from '../../node/app/dispatch.js';
+import type { Handlers } from '../../node/services/dispatch.js';
 import { startWorkbenchServer, type WorkbenchServer } from '../../node/server/workbench-server.js';
 import { createApi } from '../../shared/api/client.js';
 import { createHttpTransport } from './http.js';
