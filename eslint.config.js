@@ -110,7 +110,7 @@ export default tseslint.config(
   },
   {
     // The store itself, and tests and test kits (which set up and inspect rows directly).
-    files: [...ARCHIVE_STORE, 'src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/*-testkit.ts'],
+    files: [...ARCHIVE_STORE, 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: { 'no-restricted-syntax': ['error', namedExports] },
   },
   {

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Archive } from '../src/node/archive/archive.js';
 import { ArchiveSink } from '../src/node/archive/archive-sink.js';
-import { seedSuite } from '../src/node/archive/archive-testkit.js';
+import { seedSuite } from '../test/kits/archive-kit.js';
 import { commitImports } from '../src/node/archive/archive-io.js';
 import { prepareImportOffThread } from '../src/node/jobs/import-result.js';
 import { artifactSize, getArtifact } from '../src/node/archive/artifacts.js';

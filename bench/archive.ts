@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manifestHash } from '../src/core/eval/manifest.js';
 import { Archive } from '../src/node/archive/archive.js';
-import { addSyntheticTrial, seedSuite } from '../src/node/archive/archive-testkit.js';
+import { addSyntheticTrial, seedSuite } from '../test/kits/archive-kit.js';
 import { listEpisodes, listTrials } from '../src/node/archive/queries.js';
 import { insertTrial, storeEpisode } from '../src/node/archive/trials-store.js';
 import { defaultEntryPoints } from '../src/node/entry-points.js';

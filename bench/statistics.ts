@@ -17,7 +17,7 @@ import { DEFAULT_RESAMPLES } from '../src/core/stats/bootstrap.js';
 import { STATISTICS_METRICS, aggregateStatistics, type ScheduledEpisode, type StatisticsSubject } from '../src/core/stats/aggregate.js';
 import { pairedStatistics } from '../src/core/stats/paired.js';
 import { BootstrapStream } from '../src/core/stats/stream.js';
-import { syntheticSubject, type SyntheticEpisode } from '../src/core/stats/test-results.js';
+import { syntheticSubject, type SyntheticEpisode } from '../test/kits/stats-results.js';
 import { timeCpu, type Timing } from './cpu-time.js';
 import type { Figure } from './harness.js';
 

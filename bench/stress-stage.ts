@@ -26,7 +26,7 @@ import { useNativeHash } from '../src/node/native-hash.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
 import { Archive } from '../src/node/archive/archive.js';
-import { seedSuite } from '../src/node/archive/archive-testkit.js';
+import { seedSuite } from '../test/kits/archive-kit.js';
 import { readSuiteFolder } from '../src/node/archive/inputs-store.js';
 import { insertTrial, storeEpisode } from '../src/node/archive/trials-store.js';
 import { scoreEpisode } from '../src/node/eval/evaluate-episode.js';

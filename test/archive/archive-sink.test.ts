@@ -18,7 +18,7 @@ import { runOffThread } from '../../src/node/jobs/off-thread.js';
 import { scoreJobOf } from '../../src/node/jobs/score-job.js';
 import { scoreStoredJobOf } from '../../src/node/jobs/score-stored.js';
 import { defaultEntryPoints } from '../../src/node/entry-points.js';
-import { seedSuite } from '../../src/node/archive/archive-testkit.js';
+import { seedSuite } from '../kits/archive-kit.js';
 import { getTrialDbRow } from '../../src/node/archive/queries.js';
 import { insertTrial } from '../../src/node/archive/trials-store.js';
 import { runEvaluation } from '../../src/node/eval/runner.js';

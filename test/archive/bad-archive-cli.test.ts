@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BAD_ARCHIVES, badArchiveMessage, badArchivePath, makeBadArchive, makeSoundArchive, type BadArchive } from '../../src/node/archive/bad-archives-testkit.js';
+import { BAD_ARCHIVES, badArchiveMessage, badArchivePath, makeBadArchive, makeSoundArchive, type BadArchive } from '../kits/bad-archives-kit.js';
 import { cliArgv, jsonError, ROOT } from '../cli/run-cli.js';
 import { PUBLIC_SUITE, tempDir } from './helpers.js';
 

@@ -16,7 +16,7 @@ import { jsonError, runCli } from '../cli/run-cli.js';
 import { tempDir } from './helpers.js';
 import { cutStoredResult } from './damage.js';
 import { runAsCli, runInApp } from './public-run.js';
-import { rawDatabase } from '../../src/node/archive/archive-testkit.js';
+import { rawDatabase } from '../kits/archive-kit.js';
 
 const tmp = tempDir('ember-check-');
 afterAll(() => tmp.remove());

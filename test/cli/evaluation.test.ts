@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateResult } from '../../src/core/eval/authenticate.js';
 import { EVAL_AGENTS, TINY_SUITE, TRAP_INDICES, buildTinyResult, editResultText, tinySuite, type BuiltResult, type Editable } from '../eval/kit.js';
 import { jsonError, runCli, type CliResult } from './run-cli.js';
-import { TEST_PYTHON } from '../../src/node/agents/test-agent-kit.js';
+import { TEST_PYTHON } from '../kits/agent-kit.js';
 
 const RESULT_KEYS = [
   'command',

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tinyResultText } from '../../src/core/stats/test-results.js';
+import { tinyResultText } from '../kits/stats-results.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { FIXTURES, ROOT, startCli } from './run-cli.js';
 

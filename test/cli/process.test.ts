@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS, CORRIDOR, MAIN, ROOT, SUITE, TSX, jsonError, runCli, startCli } from './run-cli.js';
-import { TEST_PYTHON } from '../../src/node/agents/test-agent-kit.js';
+import { TEST_PYTHON } from '../kits/agent-kit.js';
 
 const CORRIDOR_HASH = '2813c07f15289b5cb643482b7d97d8a27c096b63a1dd6d530dbf5fc4c4ddcaca';
 const TWO_EXITS = join(SUITE, 'cli-two-exits.json');

@@ -28,7 +28,7 @@ import {
   runTrial,
   type FixtureSpec,
   type Mutable,
-} from '../../src/core/scoring/test-score-kit.js';
+} from '../kits/score-kit.js';
 import { buildSuiteManifest } from '../../src/core/world/suite.js';
 import { captureIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';

@@ -11,7 +11,7 @@ import { canonicalJson, type JsonValue } from '../../src/core/json/canonical.js'
 import { authenticateResult } from '../../src/core/eval/authenticate.js';
 import { aggregateStatistics, statisticsSubject, statisticsText } from '../../src/core/stats/aggregate.js';
 import { pairedStatistics } from '../../src/core/stats/paired.js';
-import { tinyResultText } from '../../src/core/stats/test-results.js';
+import { tinyResultText } from '../kits/stats-results.js';
 import type { Suite } from '../../src/core/world/suite.js';
 import { statisticsSubjectOfFile } from '../../src/node/eval/result-subject.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';

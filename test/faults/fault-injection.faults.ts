@@ -28,7 +28,7 @@ import { checkArchive } from '../../src/node/jobs/check.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
 import { PUBLIC_SUITE, ROOT, tempDir } from '../archive/helpers.js';
 import { seededRandom } from '../seeded-random.js';
-import { rawDatabase } from '../../src/node/archive/archive-testkit.js';
+import { rawDatabase } from '../kits/archive-kit.js';
 
 const BIN = join(ROOT, 'bin', 'emberbench.js');
 const MODEL = 'static-shortest-path-v1';

@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 
 export const FIXTURE = join(import.meta.dirname, 'fixtures', 'hostile');
 
-export { TEST_PYTHON as PYTHON } from '../../src/node/agents/test-agent-kit.js';
-import { TEST_PYTHON as PYTHON } from '../../src/node/agents/test-agent-kit.js';
+export { TEST_PYTHON as PYTHON } from '../kits/agent-kit.js';
+import { TEST_PYTHON as PYTHON } from '../kits/agent-kit.js';
 
 export interface HostileRoot {
   readonly root: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fixtureScenario } from '../scoring/test-score-kit.js';
+import { fixtureScenario } from '../../../test/kits/score-kit.js';
 import { personId, type Observation } from '../sim/observation.js';
 import { runEpisode } from '../sim/episode.js';
 import { prepareEpisode } from '../world/episode-start.js';

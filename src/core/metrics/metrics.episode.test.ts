@@ -6,7 +6,7 @@ import type { ActionSet } from '../sim/actions.js';
 import type { Agent } from '../sim/agent.js';
 import { replayRecord } from '../sim/authenticate-record.js';
 import { runEpisode } from '../sim/episode.js';
-import { randomLegalAgent } from '../sim/test-worlds.js';
+import { randomLegalAgent } from '../../../test/kits/worlds.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { parseScenarioText } from '../world/scenario.js';
 import { MetricsObserver } from './metrics.js';

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { EVACUATED, type EpisodeOutcome } from '../sim/events.js';
 import { MovementResolver } from '../sim/resolver.js';
-import { testEpisodeStart, type TestWorldSpec } from '../sim/test-worlds.js';
+import { testEpisodeStart, type TestWorldSpec } from '../../../test/kits/worlds.js';
 import { STAY, WALL, neighbour, type CellPair, type Grid } from '../world/grid.js';
 import { Xoshiro128ss } from '../world/rng.js';
 import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
 import { capacityBounds, evacueeTimeCutBound, evacueeTimeQueueBound } from './capacity-bounds.js';
-import { privilegedGreedyPolicy, randomLegalPolicy, randomWorld, roomWorld, runPolicy } from './reference-testkit.js';
+import { privilegedGreedyPolicy, randomLegalPolicy, randomWorld, roomWorld, runPolicy } from '../../../test/kits/references.js';
 import { computeReferences } from './references.js';
 
 function setup(spec: TestWorldSpec) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { Rational } from '../stats/rational.js';
 import { compareReports, comparisonSeed, comparisonSummary, comparisonText, decideOutcome, type ReportView } from './compare.js';
-import { HEX_C, HEX_M, NINE, flat, r, view } from './test-report-views.js';
+import { HEX_C, HEX_M, NINE, flat, r, view } from '../../../test/kits/report-views.js';
 
 const RESAMPLES = 400;
 

@@ -11,7 +11,7 @@ import { Rational } from '../stats/rational.js';
 import { loadSuite, type Suite } from '../world/suite.js';
 import type { EpisodeTrialEvidence } from './evidence.js';
 import { buildScoreReport, type ScoreReport } from './report.js';
-import { manifestOf, runTrial, type Trial } from './test-score-kit.js';
+import { manifestOf, runTrial, type Trial } from '../../../test/kits/score-kit.js';
 
 const PUBLIC = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'public', 'v1');
 

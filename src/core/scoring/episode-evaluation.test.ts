@@ -11,7 +11,7 @@ import { mergeFailures } from './scored-trials.js';
 import { scoreEpisode } from './episode-score.js';
 import { scoreFromFacts, scoreInputOf, type EpisodeTrialEvidence } from './evidence.js';
 import { buildScoreReport } from './report.js';
-import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, exitSeekingAgent, fixtureSuite, holdingAgent, manifestOf, nearestExit, runTrial, type FixtureSpec } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, exitSeekingAgent, fixtureSuite, holdingAgent, manifestOf, nearestExit, runTrial, type FixtureSpec } from '../../../test/kits/score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 

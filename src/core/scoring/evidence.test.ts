@@ -7,7 +7,7 @@ import { ValidationError } from '../errors.js';
 import type { EpisodeEvidence, EpisodeTrialEvidence } from './evidence.js';
 import { validateEpisodeEvidence } from './evidence.js';
 import { buildScoreReport } from './report.js';
-import { ATTRIBUTION, DOOR, SEALED, fixtureSuite, holdingAgent, manifestOf, runTrial, type Mutable } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, SEALED, fixtureSuite, holdingAgent, manifestOf, runTrial, type Mutable } from '../../../test/kits/score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 let episodes: readonly EpisodeEvidence[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { buildLeaderboard, displayedScore, leaderboardOrder, leaderboardTable, leaderboardText } from './leaderboard.js';
-import { NINE, flat, r, view, type ViewOptions } from './test-report-views.js';
+import { NINE, flat, r, view, type ViewOptions } from '../../../test/kits/report-views.js';
 
 const RESAMPLES = 200;
 const layout = flat(5);

@@ -5,13 +5,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { testEpisodeStart } from '../sim/test-worlds.js';
+import { testEpisodeStart } from '../../../test/kits/worlds.js';
 import { FLOOR, type Grid } from '../world/grid.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { FireWorld } from '../world/scenario-types.js';
 import { loadSuite } from '../world/suite.js';
-import { denseReferences } from './references-dense-testkit.js';
-import { randomWorld } from './reference-testkit.js';
+import { denseReferences } from '../../../test/kits/references-dense.js';
+import { randomWorld } from '../../../test/kits/references.js';
 import { computeReferences } from './references.js';
 
 /** Compares everything; returns the number of runs stored (to show the table is compact). */

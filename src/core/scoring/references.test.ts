@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellIndex, FLOOR } from '../world/grid.js';
-import { testEpisodeStart, type TestWorldSpec } from '../sim/test-worlds.js';
-import { bruteForceEscape, inDangerZoneBruteForce, randomWorld } from './reference-testkit.js';
+import { testEpisodeStart, type TestWorldSpec } from '../../../test/kits/worlds.js';
+import { bruteForceEscape, inDangerZoneBruteForce, randomWorld } from '../../../test/kits/references.js';
 import { NO_ESCAPE, computeReferences, dangerZoneOnset, earliestFrom, isSavable } from './references.js';
 
 function refsOf(spec: TestWorldSpec) {

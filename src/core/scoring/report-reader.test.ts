@@ -8,7 +8,7 @@ import { canonicalJson, indentedJson, type JsonObject } from '../json/canonical.
 import { Rational } from '../stats/rational.js';
 import { buildScoreReport, scoreReportText, type ScoreReport } from './report.js';
 import { parseScoreReportText, reportView } from './report-reader.js';
-import { ATTRIBUTION, DOOR, ROUTE_CUT, SEALED, TWO_EXITS, fixtureSuite, holdingAgent, manifestOf, runTrial, type Mutable } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, ROUTE_CUT, SEALED, TWO_EXITS, fixtureSuite, holdingAgent, manifestOf, runTrial, type Mutable } from '../../../test/kits/score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 let text: string;

@@ -9,7 +9,7 @@ import { Rational, mean } from '../stats/rational.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
 import type { EpisodeEvidence } from './evidence.js';
 import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from './report.js';
-import { ATTRIBUTION, DOOR, ROUTE_CUT, SEALED, TWO_EXITS, fixtureSuite, holdingAgent, manifestOf, runTrial, type Trial } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, ROUTE_CUT, SEALED, TWO_EXITS, fixtureSuite, holdingAgent, manifestOf, runTrial, type Trial } from '../../../test/kits/score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
 

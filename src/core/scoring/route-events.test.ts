@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charToDirection } from '../sim/actions.js';
-import { testEpisodeStart, type TestWorldSpec } from '../sim/test-worlds.js';
+import { testEpisodeStart, type TestWorldSpec } from '../../../test/kits/worlds.js';
 import type { StepEvent } from '../sim/events.js';
 import { cellIndex } from '../world/grid.js';
-import { privilegedGreedyPolicy, randomLegalPolicy, randomWorld, runPolicy, type MovePolicy } from './reference-testkit.js';
+import { privilegedGreedyPolicy, randomLegalPolicy, randomWorld, runPolicy, type MovePolicy } from '../../../test/kits/references.js';
 import { NO_ESCAPE, computeReferences } from './references.js';
 import { NO_ROUTE, RouteEventObserver, fireAwareDistances } from './route-events.js';
 

@@ -6,7 +6,7 @@ import type { AuthenticatedResult } from '../eval/authenticate.js';
 import { baselineFactory } from '../baselines/registry.js';
 import { buildScoreReport, scoreReportText } from './report.js';
 import { evaluateEpisode, mergeFailures, type EvaluatedTrial, type ScoringTrial } from './scored-trials.js';
-import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, fixtureSuite, manifestOf, runTrial } from './test-score-kit.js';
+import { ATTRIBUTION, DOOR, SEALED, TWO_EXITS, fixtureSuite, manifestOf, runTrial } from '../../../test/kits/score-kit.js';
 
 /** The streamed form of an authenticated trial: every committed episode evaluated now, for trial number `trial`. */
 function evaluated(result: AuthenticatedResult, trial: number, source: string): EvaluatedTrial {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baselineFactory } from '../baselines/registry.js';
 import { buildScoreReport, type Coverage, type ScoreReport } from './report.js';
 import { summaryLines, summaryText } from './summary.js';
-import { DOOR, fixtureSuite, manifestOf, runTrial } from './test-score-kit.js';
+import { DOOR, fixtureSuite, manifestOf, runTrial } from '../../../test/kits/score-kit.js';
 
 let real: ScoreReport;
 

@@ -8,7 +8,7 @@ import { parseRecordText } from './record-codec.js';
 import { recordDigest, recordText, type RunRecord } from './record.js';
 import { replayFromStart, replayRecord } from './authenticate-record.js';
 import { runEpisode } from './episode.js';
-import { randomLegalAgent, scriptedAgent, testEpisodeStart, testFireWorld, testScenario, type TestWorldSpec } from './test-worlds.js';
+import { randomLegalAgent, scriptedAgent, testEpisodeStart, testFireWorld, testScenario, type TestWorldSpec } from '../../../test/kits/worlds.js';
 
 const TINY: TestWorldSpec = { map: ['######', '#PEP.#', '######'], fire: [{ cell: [1, 4], step: 1 }], maxSteps: 5 };
 

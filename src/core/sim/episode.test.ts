@@ -6,7 +6,7 @@ import type { EpisodeObserver, EpisodeOutcome, StepEvent } from './events.js';
 import type { Observation } from './observation.js';
 import { recordText } from './record.js';
 import { runEpisode } from './episode.js';
-import { randomLegalAgent, scriptedAgent, testEpisodeStart, type TestWorldSpec } from './test-worlds.js';
+import { randomLegalAgent, scriptedAgent, testEpisodeStart, type TestWorldSpec } from '../../../test/kits/worlds.js';
 
 const WORLD: TestWorldSpec = {
   map: ['#######', '#P.P..E', '#..P..#', '#P...P#', '#######'],

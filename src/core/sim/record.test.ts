@@ -6,7 +6,7 @@ import { parseRecordText } from './record-codec.js';
 import { directionString, recordDigest, recordText, type RunRecord } from './record.js';
 import { BLOCKED_OCCUPIED, NOT_BLOCKED } from './resolver.js';
 import { runEpisode } from './episode.js';
-import { randomLegalAgent, scriptedAgent, testEpisodeStart, testScenario, type TestWorldSpec } from './test-worlds.js';
+import { randomLegalAgent, scriptedAgent, testEpisodeStart, testScenario, type TestWorldSpec } from '../../../test/kits/worlds.js';
 
 const TINY: TestWorldSpec = {
   map: ['######', '#PEP.#', '######'],

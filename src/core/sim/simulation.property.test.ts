@@ -12,7 +12,7 @@ import { NOT_BLOCKED } from './resolver.js';
 import { replayRecord } from './authenticate-record.js';
 import { runEpisode } from './episode.js';
 import { EpisodeSimulation } from './simulation.js';
-import { randomLegalAgent, scriptedAgent, testScenario, type TestWorldSpec } from './test-worlds.js';
+import { randomLegalAgent, scriptedAgent, testScenario, type TestWorldSpec } from '../../../test/kits/worlds.js';
 
 interface RandomEpisode {
   readonly spec: TestWorldSpec;

@@ -3,7 +3,7 @@ import { ModelOutputError } from '../errors.js';
 import { ACTIVE, DEAD, EVACUATED, STRANDED } from './events.js';
 import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED, NOT_BLOCKED } from './resolver.js';
 import { EpisodeSimulation } from './simulation.js';
-import { testEpisodeStart, type TestWorldSpec } from './test-worlds.js';
+import { testEpisodeStart, type TestWorldSpec } from '../../../test/kits/worlds.js';
 
 function sim(spec: TestWorldSpec): EpisodeSimulation {
   return new EpisodeSimulation(testEpisodeStart(spec));

@@ -29,7 +29,7 @@ import {
   syntheticSubject,
   tinyResultText,
   wideSubject,
-} from './test-results.js';
+} from '../../../test/kits/stats-results.js';
 
 const TINY_SUITE = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'suites', 'tiny');
 

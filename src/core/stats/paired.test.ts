@@ -17,7 +17,7 @@ import {
 import { familyBalancedMean, familyMeans, scenarioMeans } from './hierarchy.js';
 import { comparisonOutcome, pairedSeed, pairedStatistics, type PairedStatistics } from './paired.js';
 import { Rational } from './rational.js';
-import { subjectX, subjectY, tinyResultText, wideSubject } from './test-results.js';
+import { subjectX, subjectY, tinyResultText, wideSubject } from '../../../test/kits/stats-results.js';
 
 const TINY_SUITE = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'suites', 'tiny');
 const r = (text: string) => Rational.parse(text);

@@ -6,7 +6,7 @@ import { AgentError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
 import { LineProtocolAgent, openCommandAgentFactory, resolveProgram, STUCK_OUTPUT_HINT } from './command-agent.js';
 import type { AgentSession } from './spec.js';
-import { alive, failure } from './test-agent-kit.js';
+import { alive, failure } from '../../../test/kits/agent-kit.js';
 
 const PY_AGENT = resolve(import.meta.dirname, '../../../test/fixtures/agents/line_agent.py');
 

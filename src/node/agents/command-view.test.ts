@@ -15,7 +15,7 @@ import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import { openCommandAgentFactory } from './command-agent.js';
 import type { AgentSession } from './spec.js';
-import { actOnly, ending, endingsOfBothPaths } from './test-agent-kit.js';
+import { actOnly, ending, endingsOfBothPaths } from '../../../test/kits/agent-kit.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const FIXTURES = join(ROOT, 'test/fixtures/agents');

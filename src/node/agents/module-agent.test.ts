@@ -6,7 +6,7 @@ import { AgentError } from '../../core/errors.js';
 import type { Observation } from '../../core/sim/observation.js';
 import { ModuleAgent, ModuleAgentHost, openModuleAgentFactory } from './module-agent.js';
 import type { AgentSession } from './spec.js';
-import { alive, failure } from './test-agent-kit.js';
+import { alive, failure } from '../../../test/kits/agent-kit.js';
 import { defaultEntryPoints } from '../entry-points.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../test/fixtures/agents');

@@ -15,7 +15,7 @@ import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { defaultEntryPoints } from '../entry-points.js';
-import { ending, endingsOfBothPaths } from './test-agent-kit.js';
+import { ending, endingsOfBothPaths } from '../../../test/kits/agent-kit.js';
 import { openModuleAgentFactory } from './module-agent.js';
 import type { AgentSession } from './spec.js';
 

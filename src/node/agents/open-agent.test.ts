@@ -6,7 +6,7 @@ import type { Observation } from '../../core/sim/observation.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS, openAgent } from './open-agent.js';
 import { builtinAgentIds, parseAgentCommand, parseAgentSpec } from './spec.js';
 import { defaultEntryPoints } from '../entry-points.js';
-import { TEST_PYTHON } from './test-agent-kit.js';
+import { TEST_PYTHON } from '../../../test/kits/agent-kit.js';
 
 const ENTRY = defaultEntryPoints();
 

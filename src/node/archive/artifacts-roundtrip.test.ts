@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateChunksInPool, getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, packChunksAsync, putPacked, verifyPacked, type PackedArtifact } from './artifacts.js';
 import { Archive } from './archive.js';
-import { rawDatabase } from './archive-testkit.js';
+import { rawDatabase } from '../../../test/kits/archive-kit.js';
 
 type Content = 'record' | 'noise' | 'mixed';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, packChunksAsync, putPacked, utf8 } from './artifacts.js';
 import { Archive } from './archive.js';
-import { rawDatabase } from './archive-testkit.js';
+import { rawDatabase } from '../../../test/kits/archive-kit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ember-artifacts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../core/errors.js';
 import { getArtifact, putText } from './artifacts.js';
 import { Archive } from './archive.js';
-import { rawDatabase } from './archive-testkit.js';
+import { rawDatabase } from '../../../test/kits/archive-kit.js';
 import { openArchiveFile, type Db } from './db.js';
 import { ARCHIVE_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 

@@ -12,12 +12,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isEmberError } from '../../core/errors.js';
 import { Archive } from './archive.js';
 import { putText } from './artifacts.js';
-import { BAD_ARCHIVES, badArchiveMessage, badArchivePath, makeBadArchive, makeSoundArchive, type BadArchive } from './bad-archives-testkit.js';
+import { BAD_ARCHIVES, badArchiveMessage, badArchivePath, makeBadArchive, makeSoundArchive, type BadArchive } from '../../../test/kits/bad-archives-kit.js';
 import { archiveFault } from './archive-errors.js';
 import { openArchiveFile } from './db.js';
 import { ARCHIVE_SCHEMA_VERSION } from './migrations.js';
 import { diskFullFault, enospcAfter, injectStorageFault } from './storage-faults.js';
-import { rawDatabase } from './archive-testkit.js';
+import { rawDatabase } from '../../../test/kits/archive-kit.js';
 
 const PUBLIC_SUITE = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'public', 'v1');
 const dir = mkdtempSync(join(tmpdir(), 'ember-open-'));

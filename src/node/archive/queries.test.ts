@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Archive } from './archive.js';
-import { addSyntheticTrial, seedSuite } from './archive-testkit.js';
+import { addSyntheticTrial, seedSuite } from '../../../test/kits/archive-kit.js';
 import { listEpisodes, listTrials } from './queries.js';
 import { setTrialStatus } from './trials-store.js';
 

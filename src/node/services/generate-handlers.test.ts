@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Archive } from '../archive/archive.js';
 import { errorValue } from './dispatch.js';
 import { generateHandlers, type GenerateHandlers } from './generate-handlers.js';
-import { rawDatabase } from '../archive/archive-testkit.js';
+import { rawDatabase } from '../../../test/kits/archive-kit.js';
 
 const DEFAULT_CONFIG = join(import.meta.dirname, '..', '..', '..', 'scenarios', 'generated', 'default.json');
 

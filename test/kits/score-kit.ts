@@ -2,18 +2,18 @@
 // written as real schema 1.0 files, and trials run with the real runner,
 // written as real result files and authenticated with the real loader.
 
-import { authenticateResult, measureRecord, type AuthenticatedResult } from '../eval/authenticate.js';
-import { buildManifest, manifestHash, type EvaluationManifest } from '../eval/manifest.js';
-import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../eval/result.js';
-import { indentedJson, type JsonObject } from '../json/canonical.js';
-import type { Action } from '../sim/actions.js';
-import type { Agent, AgentFactory } from '../sim/agent.js';
-import type { Observation } from '../sim/observation.js';
-import { runEpisode } from '../sim/episode.js';
-import { prepareEpisode } from '../world/episode-start.js';
-import { parseScenarioText } from '../world/scenario.js';
-import type { Scenario } from '../world/scenario-types.js';
-import { buildSuiteManifest, loadSuite, type Suite } from '../world/suite.js';
+import { authenticateResult, measureRecord, type AuthenticatedResult } from '../../src/core/eval/authenticate.js';
+import { buildManifest, manifestHash, type EvaluationManifest } from '../../src/core/eval/manifest.js';
+import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../../src/core/eval/result.js';
+import { indentedJson, type JsonObject } from '../../src/core/json/canonical.js';
+import type { Action } from '../../src/core/sim/actions.js';
+import type { Agent, AgentFactory } from '../../src/core/sim/agent.js';
+import type { Observation } from '../../src/core/sim/observation.js';
+import { runEpisode } from '../../src/core/sim/episode.js';
+import { prepareEpisode } from '../../src/core/world/episode-start.js';
+import { parseScenarioText } from '../../src/core/world/scenario.js';
+import type { Scenario } from '../../src/core/world/scenario-types.js';
+import { buildSuiteManifest, loadSuite, type Suite } from '../../src/core/world/suite.js';
 
 /** A deep mutable copy type, for tests that tamper with parsed artifacts. */
 export type Mutable<T> = T extends readonly (infer U)[] ? Mutable<U>[] : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T;

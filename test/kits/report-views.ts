@@ -2,9 +2,9 @@
 // headline is computed from the episode scores with the real hierarchy, so
 // every view is internally consistent unless a test overrides a field.
 
-import { buildHierarchy, familyBalancedMean, scenarioMeans } from '../stats/hierarchy.js';
-import { Rational } from '../stats/rational.js';
-import type { ReportEpisode, ReportView } from './compare.js';
+import { buildHierarchy, familyBalancedMean, scenarioMeans } from '../../src/core/stats/hierarchy.js';
+import { Rational } from '../../src/core/stats/rational.js';
+import type { ReportEpisode, ReportView } from '../../src/core/scoring/compare.js';
 
 export const HEX_C = 'c'.repeat(64);
 export const HEX_M = 'd'.repeat(64);

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 /** Shared helpers of the agent host tests (not part of the build). */
 
-import { AgentError } from '../../core/errors.js';
-import type { Agent } from '../../core/sim/agent.js';
-import { recordText, type RunRecord } from '../../core/sim/record.js';
-import { runEpisode } from '../../core/sim/episode.js';
-import type { EpisodeStart } from '../../core/world/scenario-types.js';
+import { AgentError } from '../../src/core/errors.js';
+import type { Agent } from '../../src/core/sim/agent.js';
+import { recordText, type RunRecord } from '../../src/core/sim/record.js';
+import { runEpisode } from '../../src/core/sim/episode.js';
+import type { EpisodeStart } from '../../src/core/world/scenario-types.js';
 
 /** Whether a process with this pid still exists. */
 export function alive(pid: number | undefined): boolean {

@@ -6,16 +6,16 @@
  * metric values for hand-checked and Python-checked cases and the bench.
  */
 
-import { baselineFactory } from '../baselines/registry.js';
-import { measureRecord } from '../eval/authenticate.js';
-import { buildManifest, manifestHash } from '../eval/manifest.js';
-import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../eval/result.js';
-import { runEpisode } from '../sim/episode.js';
-import { prepareEpisode } from '../world/episode-start.js';
-import type { Suite } from '../world/suite.js';
-import { fractionOrNull, formatFraction } from '../metrics/fraction.js';
-import { CROWD_DIAGNOSTICS_VERSION, METRICS_VERSION, type EpisodeMetrics } from '../metrics/metrics.js';
-import type { CommittedEpisode, ScheduledEpisode, StatisticsSubject } from './aggregate.js';
+import { baselineFactory } from '../../src/core/baselines/registry.js';
+import { measureRecord } from '../../src/core/eval/authenticate.js';
+import { buildManifest, manifestHash } from '../../src/core/eval/manifest.js';
+import { buildResult, resultText, type FailureDeclaration, type ResultEpisode } from '../../src/core/eval/result.js';
+import { runEpisode } from '../../src/core/sim/episode.js';
+import { prepareEpisode } from '../../src/core/world/episode-start.js';
+import type { Suite } from '../../src/core/world/suite.js';
+import { fractionOrNull, formatFraction } from '../../src/core/metrics/fraction.js';
+import { CROWD_DIAGNOSTICS_VERSION, METRICS_VERSION, type EpisodeMetrics } from '../../src/core/metrics/metrics.js';
+import type { CommittedEpisode, ScheduledEpisode, StatisticsSubject } from '../../src/core/stats/aggregate.js';
 
 export interface TinyResultOptions {
   readonly modelId: string;

@@ -6,14 +6,14 @@
  * Not part of the build (tsconfig.build.json excludes *-testkit.ts).
  */
 
-import { buildManifest, manifestHash } from '../../core/eval/manifest.js';
-import type { ResultEpisode } from '../../core/eval/result.js';
-import type { Suite } from '../../core/world/suite.js';
-import { connectionOf, type Archive } from './archive.js';
-import type { Db } from './db.js';
-import { packArtifact, utf8 } from './artifacts.js';
-import { readSuiteFolder, storeManifest, storeSuite } from './inputs-store.js';
-import { insertTrial, storeEpisode, storeOutcome } from './trials-store.js';
+import { buildManifest, manifestHash } from '../../src/core/eval/manifest.js';
+import type { ResultEpisode } from '../../src/core/eval/result.js';
+import type { Suite } from '../../src/core/world/suite.js';
+import { connectionOf, type Archive } from '../../src/node/archive/archive.js';
+import type { Db } from '../../src/node/archive/db.js';
+import { packArtifact, utf8 } from '../../src/node/archive/artifacts.js';
+import { readSuiteFolder, storeManifest, storeSuite } from '../../src/node/archive/inputs-store.js';
+import { insertTrial, storeEpisode, storeOutcome } from '../../src/node/archive/trials-store.js';
 
 /**
  * The database handle of an archive, for tests that set up or inspect rows

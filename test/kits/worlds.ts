@@ -6,14 +6,14 @@
  * prepareEpisode gives the same episode start for it.
  */
 
-import { digestOf } from '../hash.js';
-import type { JsonObject } from '../json/canonical.js';
-import { EAST, FLOOR, NORTH, SOUTH, STAY, WALL, WEST, cellIndex, gridFromMap, neighbour, type CellPair, type Grid } from '../world/grid.js';
-import { Xoshiro128ss } from '../world/rng.js';
-import { charToDirection, directionToAction, type Action, type ActionSet } from './actions.js';
-import type { Agent } from './agent.js';
-import type { Observation } from './observation.js';
-import { NEVER, type EpisodeStart, type FireWorld, type Ignition, type Scenario } from '../world/scenario-types.js';
+import { digestOf } from '../../src/core/hash.js';
+import type { JsonObject } from '../../src/core/json/canonical.js';
+import { EAST, FLOOR, NORTH, SOUTH, STAY, WALL, WEST, cellIndex, gridFromMap, neighbour, type CellPair, type Grid } from '../../src/core/world/grid.js';
+import { Xoshiro128ss } from '../../src/core/world/rng.js';
+import { charToDirection, directionToAction, type Action, type ActionSet } from '../../src/core/sim/actions.js';
+import type { Agent } from '../../src/core/sim/agent.js';
+import type { Observation } from '../../src/core/sim/observation.js';
+import { NEVER, type EpisodeStart, type FireWorld, type Ignition, type Scenario } from '../../src/core/world/scenario-types.js';
 
 export interface TestWorldSpec {
   /**

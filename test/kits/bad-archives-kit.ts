@@ -10,9 +10,9 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Archive } from './archive.js';
-import { addSyntheticTrial, seedSuite } from './archive-testkit.js';
-import { ARCHIVE_SCHEMA_VERSION } from './migrations.js';
+import { Archive } from '../../src/node/archive/archive.js';
+import { addSyntheticTrial, seedSuite } from './archive-kit.js';
+import { ARCHIVE_SCHEMA_VERSION } from '../../src/node/archive/migrations.js';
 
 export type BadArchive = 'truncated' | 'flipped-page' | 'flipped-header' | 'folder' | 'empty' | 'not-sqlite' | 'newer-schema' | 'foreign-sqlite';
 

@@ -5,12 +5,12 @@
  * small-world generator. Nothing in the library imports this file.
  */
 
-import type { EpisodeObserver, EpisodeOutcome } from '../sim/events.js';
-import { EpisodeSimulation } from '../sim/simulation.js';
-import { EXIT, FLOOR, STAY, WALL, manhattan, neighbour, type CellPair, type Direction, type Grid } from '../world/grid.js';
-import { Xoshiro128ss } from '../world/rng.js';
-import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
-import { HAZARD_RADIUS, NO_ESCAPE, type References } from './references.js';
+import type { EpisodeObserver, EpisodeOutcome } from '../../src/core/sim/events.js';
+import { EpisodeSimulation } from '../../src/core/sim/simulation.js';
+import { EXIT, FLOOR, STAY, WALL, manhattan, neighbour, type CellPair, type Direction, type Grid } from '../../src/core/world/grid.js';
+import { Xoshiro128ss } from '../../src/core/world/rng.js';
+import type { EpisodeStart, FireWorld } from '../../src/core/world/scenario-types.js';
+import { HAZARD_RADIUS, NO_ESCAPE, type References } from '../../src/core/scoring/references.js';
 
 export interface BruteForceEscape {
   /** Earliest evacuation step, or NO_ESCAPE. */

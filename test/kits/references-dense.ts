@@ -5,9 +5,9 @@
  * Nothing in the library imports this file.
  */
 
-import { EXIT, FLOOR, type Grid } from '../world/grid.js';
-import type { FireWorld } from '../world/scenario-types.js';
-import { NO_ESCAPE, dangerZoneOnset } from './references.js';
+import { EXIT, FLOOR, type Grid } from '../../src/core/world/grid.js';
+import type { FireWorld } from '../../src/core/world/scenario-types.js';
+import { NO_ESCAPE, dangerZoneOnset } from '../../src/core/scoring/references.js';
 
 const UNREACHED = 0x3fffffff;
 
