@@ -4,7 +4,8 @@
  * names the path as the user gave it.
  */
 
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { ValidationError } from '../core/errors.js';
 import { parseManifestText, type EvaluationManifest } from '../core/eval/manifest.js';
 import { JsonStringLengthGuard } from '../core/json/string-limit.js';
@@ -307,4 +308,26 @@ export function loadSuiteDir(dir: string): Suite {
 /** Reads and parses a manifest file (exit 3 when malformed). */
 export function loadManifestFile(path: string): EvaluationManifest {
   return parseManifestText(readTextInput(path, 'evaluation manifest'), path);
+}
+
+const suiteDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads a suite folder, authenticates it and returns it with the exact bytes of its files. */
+export function readSuiteFolder(dir: string): { suite: Suite; files: Map<string, Buffer> } {
+  const loaded = loadSuiteDir(dir);
+  const files = new Map<string, Buffer>();
+  for (const name of [SUITE_MANIFEST_FILE, ...loaded.entries.map((e) => e.file)]) files.set(name, readFileSync(join(dir, name)));
+  // The bytes stored are the bytes authenticated: load them again, so a file changed between the two reads is caught.
+  const suite = suiteFromFiles(files, dir);
+  if (suite.hash !== loaded.hash) throw new ValidationError(`${dir}: the suite changed while it was being read; try again`);
+  return { suite, files };
+}
+
+/** A suite from the bytes of its files (the archive's copy, or bytes handed to a worker), authenticated like a folder. */
+export function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: string): Suite {
+  const manifest = files.get(SUITE_MANIFEST_FILE);
+  if (manifest === undefined) throw new ValidationError(`${source}/${SUITE_MANIFEST_FILE}: suite manifest does not exist`);
+  const texts = new Map<string, string>();
+  for (const [name, bytes] of files) if (name !== SUITE_MANIFEST_FILE) texts.set(name, suiteDecoder.decode(bytes));
+  return loadSuite(suiteDecoder.decode(manifest), texts, source);
 }

@@ -3,7 +3,7 @@
 // its stored score report against `emberbench score` on the exported
 // result, and a resume after a simulated crash.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildManifest, manifestText } from '../../src/core/eval/manifest.js';
@@ -140,8 +140,11 @@ describe('workbench services', () => {
         expect(readFileSync(join(out, file)), file).toEqual(readFileSync(join(tmp.dir, 'export', file)));
       }
 
-      // K = 2 trials of one configuration: two trials, one after the other.
+      // K = 2 trials of one configuration: two trials, one after the other. Their workers get the
+      // stored suite as bytes: no suite folder is written beside the archive for them.
       const manifestHash = interrupted!.manifestHash;
+      const suiteFolders = join(`${archivePath}.cache`, 'suites');
+      rmSync(suiteFolders, { recursive: true, force: true });
       const first = await handlers['runs.start']({ manifestHash, packDigest: null, agent: { kind: 'builtin', id: 'always-stay' }, modelId: 'stay', jobs: 1, actTimeoutMs: 30_000, continueOnFailure: true, trials: 2 });
       expect((await h.ended(first.trialId)).state).toBe('complete');
       expect((await h.ended(first.trialId + 1)).state).toBe('complete');
@@ -150,6 +153,7 @@ describe('workbench services', () => {
         [first.trialId, 'complete'],
         [first.trialId + 1, 'complete'],
       ]);
+      expect(existsSync(suiteFolders)).toBe(false);
     } finally {
       await h.services.dispose();
     }

@@ -6,15 +6,17 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { manifestHash, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
 import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_SUITE_DIR, type EnvironmentPack } from '../../core/pack/pack.js';
-import { SUITE_MANIFEST_FILE, loadSuite, type Suite } from '../../core/world/suite.js';
-import { loadSuiteDir } from '../inputs.js';
+import type { Suite } from '../../core/world/suite.js';
+import { loadSuiteDir, suiteFromFiles } from '../inputs.js';
 import { getArtifact, putArtifact, putText } from './artifacts.js';
 import { statement, type Archive } from './archive.js';
+
+export { readSuiteFolder, suiteFromFiles } from '../inputs.js';
 
 export type SuiteSource = 'public' | 'folder' | 'generated';
 
@@ -27,25 +29,6 @@ function now(): string {
 /** The families of a suite in manifest order of first appearance. */
 export function suiteFamilies(suite: Suite): string[] {
   return [...new Set(suite.entries.map((e) => e.primaryFamily))];
-}
-
-/** Reads a suite folder, authenticates it and returns it with the exact bytes of its files. */
-export function readSuiteFolder(dir: string): { suite: Suite; files: Map<string, Buffer> } {
-  const loaded = loadSuiteDir(dir);
-  const files = new Map<string, Buffer>();
-  for (const name of [SUITE_MANIFEST_FILE, ...loaded.entries.map((e) => e.file)]) files.set(name, readFileSync(join(dir, name)));
-  // The bytes stored are the bytes authenticated: load them again, so a file changed between the two reads is caught.
-  const suite = suiteFromFiles(files, dir);
-  if (suite.hash !== loaded.hash) throw new ValidationError(`${dir}: the suite changed while it was being read; try again`);
-  return { suite, files };
-}
-
-export function suiteFromFiles(files: ReadonlyMap<string, Uint8Array>, source: string): Suite {
-  const manifest = files.get(SUITE_MANIFEST_FILE);
-  if (manifest === undefined) throw new ValidationError(`${source}/${SUITE_MANIFEST_FILE}: suite manifest does not exist`);
-  const texts = new Map<string, string>();
-  for (const [name, bytes] of files) if (name !== SUITE_MANIFEST_FILE) texts.set(name, decoder.decode(bytes));
-  return loadSuite(decoder.decode(manifest), texts, source);
 }
 
 /** Stores a suite's files and row (inside the caller's transaction); an already stored suite keeps its first source. */

@@ -23,9 +23,16 @@ import type { EntryPoints } from '../entry-points.js';
 import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
 import type { EpisodeScoring, EpisodeScoringContext } from './evaluate-episode.js';
 
+/**
+ * Where a worker loads the suite from: its folder (the CLI), or the bytes of
+ * its files (the app: the archive's copy, cloned into the worker, never
+ * written to disk). Either way the worker authenticates it again.
+ */
+export type WorkerSuite = { readonly dir: string } | { readonly files: ReadonlyMap<string, Uint8Array>; readonly source: string };
+
 /** What a worker needs to run episodes: it loads the suite itself and opens its own agent session. */
 export interface WorkerConfig {
-  readonly suiteDir: string;
+  readonly suite: WorkerSuite;
   /** The suite hash the runner loaded: a worker that loads another suite refuses to run. */
   readonly suiteHash: string;
   readonly agent: AgentSpec;

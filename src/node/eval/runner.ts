@@ -38,8 +38,12 @@ import { sinkFinal, sinkState, storedSinkFinal, type ResultSink, type SinkEntry,
 
 export interface EvaluationRunOptions {
   readonly suite: Suite;
-  /** The suite directory: each worker (jobs > 1) loads the suite from it itself. */
-  readonly suiteDir: string;
+  /**
+   * Where each worker (jobs > 1, or workerThreads) loads the suite itself:
+   * the suite directory, or `{files, source}`, the bytes of its files (the
+   * app hands over the archive's copy, so no folder is written for it).
+   */
+  readonly suiteDir: string | { readonly files: ReadonlyMap<string, Uint8Array>; readonly source: string };
   readonly manifest: EvaluationManifest;
   /** Names the manifest in messages (its path). */
   readonly manifestSource?: string;
@@ -196,7 +200,7 @@ async function openExecutor(opts: EvaluationRunOptions, lanes: number, scope: Re
   const pool = await WorkerPool.open(
     lanes,
     {
-      suiteDir: opts.suiteDir,
+      suite: typeof opts.suiteDir === 'string' ? { dir: opts.suiteDir } : opts.suiteDir,
       suiteHash: opts.suite.hash,
       agent: opts.agent,
       agentPaths: opts.agentPaths,

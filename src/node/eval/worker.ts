@@ -11,15 +11,16 @@ import { ValidationError } from '../../core/errors.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
 import { episodeFactory, type AgentSession } from '../agents/spec.js';
-import { loadSuiteDir } from '../inputs.js';
+import { loadSuiteDir, suiteFromFiles } from '../inputs.js';
 import { useNativeHash } from '../native-hash.js';
 import { evaluateEpisode } from './evaluate-episode.js';
 import { toWire, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 
 async function open(config: WorkerConfig): Promise<{ scenarios: Map<string, Scenario>; session: AgentSession }> {
-  const suite = loadSuiteDir(config.suiteDir);
+  const suite = 'dir' in config.suite ? loadSuiteDir(config.suite.dir) : suiteFromFiles(config.suite.files, config.suite.source);
   if (suite.hash !== config.suiteHash) {
-    throw new ValidationError(`${config.suiteDir}: the suite changed while the evaluation was starting (suite hash ${suite.hash}, expected ${config.suiteHash})`);
+    const where = 'dir' in config.suite ? config.suite.dir : config.suite.source;
+    throw new ValidationError(`${where}: the suite changed while the evaluation was starting (suite hash ${suite.hash}, expected ${config.suiteHash})`);
   }
   const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
   const session = await openAgent(config.agent, { agentPaths: config.agentPaths, actTimeoutMs: config.actTimeoutMs, entryPoints: config.entryPoints, sandbox: config.sandbox });

@@ -19,7 +19,7 @@ import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
 import type { Archive } from '../archive/archive.js';
-import { materializeSuite } from '../archive/inputs-store.js';
+import { storedSuiteFiles } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
 import { runOffThread, scoreOffThread } from '../jobs/off-thread.js';
 import { scoreJobOf } from '../jobs/score-job.js';
@@ -251,7 +251,8 @@ export class RunManager {
     // The isolation level the agent runs at (the sandbox probe its host makes in the workers), stored with the trial for the views.
     const isolation = agentIsolation(spec);
     this.archive.write((db) => setTrialIsolation(db, trialId, isolation));
-    const suiteDir = materializeSuite(this.archive, suite.hash, this.archive.cacheDir);
+    // The workers get the stored suite's bytes and load it themselves: no folder is written for them.
+    const suiteDir = { files: storedSuiteFiles(this.archive, suite.hash), source: `archive:suite/${suite.hash.slice(0, 12)}` };
     const run: ActiveRun = {
       trialId,
       modelId: row.model_id,
