@@ -72,10 +72,10 @@ describe('hostile requests to the browser-mode server', () => {
 
   it('an import body announced over the import limit: 413 before any of it is read', async () => {
     const c = await rawConnection(server.port);
+    // Only the head is sent: a server that waited for the body would answer 408 after its timeout, not 413.
+    // (Body bytes sent meanwhile would sit unread when the server closes, and the kernel's reset could
+    // then destroy the 413 before the client reads it.)
     c.write(requestHead(server.port, 'POST', '/api/call/archive.import', { ...auth(), 'content-type': 'application/json', 'content-length': 49 * MiB }));
-    const chunk = Buffer.alloc(MiB, 0x61);
-    c.write('{"fileName":"x.json","text":"');
-    for (let i = 0; i < 49 && !c.socket.destroyed; i++) c.write(chunk);
     const answer = parseAnswer(await c.closed);
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ ok: false, error: { kind: 'bad_request', message: "this call's body may be at most 50331648 bytes (48 MiB)" } });
