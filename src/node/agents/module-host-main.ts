@@ -216,6 +216,11 @@ channel.on('data', (text: string) => {
     queue = queue.then(() => handle(raw));
   }
 });
+// The agent's own stdout and stderr are not the protocol: the evaluator drains them and keeps only a tail.
+// A write that fails there (ENOBUFS on a flooded socket, EPIPE) loses that output, never the host: an
+// unhandled 'error' event would end the episode as a crash on one path and not on the other.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 // The evaluator closed the channel (it finished or died): leave at once.
 channel.on('end', () => process.exit(0));
 channel.on('error', () => process.exit(0));

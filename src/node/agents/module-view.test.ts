@@ -80,6 +80,7 @@ describe('module host view path', () => {
     ['numberValueAct', BAD_JS, 'AgentError invalid_output:'],
     ['mapAct', BAD_JS, 'AgentError invalid_output:'],
     ['floodAct', BAD_JS, '{'],
+    ['stdoutErrorAct', BAD_JS, '{'],
     ['strayMessageAct', BAD_JS, 'AgentError model_error: the agent host sent an unexpected message'],
   ];
   it.concurrent.each(failures)('%s ends the episode as on the act path', async (exportName, file, expected) => {
