@@ -86,14 +86,15 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     await page.getByLabel('Base URL', { exact: true }).fill(endpoint.baseUrl);
     await page.getByLabel('Model', { exact: true }).fill(MODEL);
     await page.getByLabel('API key variable', { exact: true }).fill(KEY_ENV);
-    await page.getByLabel('Temperature', { exact: true }).fill('0.70');
+    // "0.70" is fine (kept exact, spelled "0.7"); above 2 is refused.
+    await page.getByLabel('Temperature', { exact: true }).fill('2.5');
     await page.getByLabel('Environment pack (optional)').selectOption({ label: packId });
     await page.getByRole('button', { name: 'Start evaluation' }).click();
     const bad = page.locator('.field.invalid[data-field="agent.config.temperature"]');
     await bad.waitFor();
-    expect(await bad.textContent()).toMatch(/exact decimal/);
+    expect(await bad.textContent()).toMatch(/must be at most 2 \(got 2\.5\)/);
     // The fields write the JSON configuration the services read.
-    expect(JSON.parse(await page.getByLabel('Adapter configuration (JSON)').inputValue())).toMatchObject({ base_url: endpoint.baseUrl, model: MODEL, api_key_env: KEY_ENV, temperature: '0.70' });
+    expect(JSON.parse(await page.getByLabel('Adapter configuration (JSON)').inputValue())).toMatchObject({ base_url: endpoint.baseUrl, model: MODEL, api_key_env: KEY_ENV, temperature: '2.5' });
     await bad.scrollIntoViewIfNeeded();
     await shot('llm-field-error');
   });
