@@ -14,14 +14,22 @@ import { cliArgv, jsonError, runCli } from './run-cli.js';
 const scratch = mkdtempSync(join(tmpdir(), 'ember-cli-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+const DATA_CAP = 192 * 1024 * 1024;
+
+/**
+ * prlimit, when this machine has it and this Node starts at all under the
+ * 192 MiB data cap: Node 24's V8 reserves more address space than that
+ * before it runs a line (it needs 512 to 768 MiB), so there the
+ * bounded-memory half of these tests cannot be run and is skipped.
+ */
 function prlimitPath(): string | undefined {
   for (const path of ['/usr/bin/prlimit', '/bin/prlimit']) {
     try {
       accessSync(path, constants.X_OK);
-      return path;
     } catch {
-      // Next.
+      continue;
     }
+    return spawnSync(path, [`--data=${DATA_CAP}`, '--', process.execPath, '-e', '0']).status === 0 ? path : undefined;
   }
   return undefined;
 }
@@ -59,7 +67,7 @@ describe('input bounds', () => {
     // Bounded memory: under a 192 MiB data limit (less than the file) the command still answers exit 3.
     const prlimit = prlimitPath();
     if (prlimit === undefined) return;
-    const capped = spawnSync(prlimit, [`--data=${192 * 1024 * 1024}`, '--', process.execPath, ...cliArgv(['scenario', 'validate', path, '--json'])], {
+    const capped = spawnSync(prlimit, [`--data=${DATA_CAP}`, '--', process.execPath, ...cliArgv(['scenario', 'validate', path, '--json'])], {
       encoding: 'utf8',
     });
     expect(capped.status, capped.stderr).toBe(3);
@@ -105,7 +113,7 @@ describe('input bounds', () => {
     // Bounded memory: under a 192 MiB data limit (less than the file) the import still answers exit 3.
     const prlimit = prlimitPath();
     if (prlimit === undefined) return;
-    const capped = spawnSync(prlimit, [`--data=${192 * 1024 * 1024}`, '--', process.execPath, ...cliArgv(commands[0]!)], { encoding: 'utf8' });
+    const capped = spawnSync(prlimit, [`--data=${DATA_CAP}`, '--', process.execPath, ...cliArgv(commands[0]!)], { encoding: 'utf8' });
     expect(capped.status, capped.stderr).toBe(3);
     expect(jsonError(capped.stderr).message).toBe(message);
     rmSync(path);
