@@ -1,6 +1,7 @@
 // A cluster in a test (the cluster stage, npm run test:cluster): a run folder
 // as `shard plan` lays it out, N shard processes with seeded random SIGKILLs,
-// duplicated (overlapping) shard processes that the output lock must refuse,
+// duplicated shard processes made to overlap (the first is held while the
+// second starts) that the output lock must refuse,
 // and rounds of retries driven only by `evaluation status` (what the plan's
 // run.sh and merge.sbatch do), then the merge status prints: byte-identical
 // to the unsharded run, with every scheduled episode (0 losses). Prints the
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSettingsText } from '../../src/node/eval/run-dir.js';
+import { lockPath, parseLockText } from '../../src/node/output-lock.js';
 import { CLI } from '../cli/one-writer-kit.js';
 import { ROOT } from '../cli/run-cli.js';
 import { seededRandom } from '../seeded-random.js';
@@ -49,7 +51,13 @@ function status(): Status {
   return JSON.parse(r.stdout) as Status;
 }
 
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+function exited(child: ChildProcess): Promise<Exit> {
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   return new Promise((resolve, reject) => {
@@ -70,6 +78,87 @@ beforeAll(() => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+interface Counts {
+  rounds: number;
+  started: number;
+  killed: number;
+  duplicates: number;
+  refused: number;
+  finished: number;
+}
+
+function launch(command: string, counts: Counts): { child: ChildProcess; done: Promise<Exit> } {
+  const child = spawn(process.execPath, argvOf(command), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  counts.started += 1;
+  return { child, done: exited(child) };
+}
+
+/** Counts how a shard process ended: killed, refused by the lock (exit 6), or finished (exit 0). */
+function tally(r: Exit, counts: Counts): void {
+  if (r.signal === 'SIGKILL') counts.killed += 1;
+  else if (r.code === 6) {
+    expect(r.stderr).toContain('is being written by another process');
+    counts.refused += 1;
+  } else {
+    expect(r.code, r.stderr).toBe(0);
+    counts.finished += 1;
+  }
+}
+
+/** Kills the process at `killAfter` ms unless it ends first; resolves when it ends. */
+async function endOf(run: { child: ChildProcess; done: Promise<Exit> }, killAfter: number | undefined, counts: Counts): Promise<void> {
+  const kill = killAfter === undefined ? undefined : setTimeout(() => run.child.kill('SIGKILL'), killAfter);
+  const r = await run.done;
+  if (kill !== undefined) clearTimeout(kill);
+  tally(r, counts);
+}
+
+function single(command: string, killAfter: number | undefined, counts: Counts): Promise<void> {
+  return endOf(launch(command, counts), killAfter, counts);
+}
+
+/** The pid a shard's output lock names, when it names this process (a SIGKILLed earlier writer leaves a stale lock behind). */
+function lockedBy(out: string, pid: number): boolean {
+  try {
+    return parseLockText(readFileSync(lockPath(out), 'utf8'))?.pid === pid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two processes for one shard, overlapping for certain: once the first holds
+ * the shard's lock it is stopped (SIGSTOP) while the second starts and must be
+ * refused (exit 6); then the first goes on, or is killed there if its kill
+ * was scheduled. Timing
+ * decides nothing: a first copy that ends before it is seen holding the lock
+ * (too fast to catch) is followed by the second, which resumes or finds the
+ * shard done.
+ */
+async function duplicated(command: string, killAfter: number | undefined, counts: Counts): Promise<void> {
+  const words = command.split(' ');
+  const out = words[words.indexOf('--out') + 1]!;
+  const first = launch(command, counts);
+  let ended = false;
+  void first.done.then(() => (ended = true));
+  while (!ended && !lockedBy(out, first.child.pid!)) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (ended) {
+    tally(await first.done, counts);
+    return single(command, undefined, counts);
+  }
+  first.child.kill('SIGSTOP');
+  try {
+    const second = await launch(command, counts).done;
+    expect(second.code, second.stderr).toBe(6);
+    tally(second, counts);
+  } finally {
+    // A first copy scheduled to die is killed here, mid-run and holding its lock, for certain:
+    // the next round must take over the stale lock it leaves.
+    first.child.kill(killAfter === undefined ? 'SIGCONT' : 'SIGKILL');
+  }
+  return endOf(first, undefined, counts);
+}
+
 describe('a simulated cluster', () => {
   it('kills, duplicates and status-driven retries end in the unsharded bytes with 0 losses', async () => {
     const unsharded = join(scratch, 'unsharded.json');
@@ -77,7 +166,7 @@ describe('a simulated cluster', () => {
     expect(reference.status).toBe(0);
 
     const next = seededRandom(24);
-    const counts = { rounds: 0, started: 0, killed: 0, duplicates: 0, refused: 0, finished: 0 };
+    const counts: Counts = { rounds: 0, started: 0, killed: 0, duplicates: 0, refused: 0, finished: 0 };
     for (;;) {
       const now = status();
       if (now.unfinished === '') break;
@@ -90,26 +179,8 @@ describe('a simulated cluster', () => {
         expect(['partial', 'missing'], `${shard.shard}: ${shard.state}`).toContain(shard.state);
         const copies = next() < 0.4 ? 2 : 1;
         if (copies === 2) counts.duplicates += 1;
-        for (let c = 0; c < copies; c++) {
-          const child = spawn(process.execPath, argvOf(shard.command!), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-          counts.started += 1;
-          const done = exited(child);
-          // Most processes of the early rounds are killed at a random moment; later rounds are left alone more often.
-          const kill = next() < 0.6 / counts.rounds ? setTimeout(() => child.kill('SIGKILL'), 300 + Math.floor(next() * 2500)) : undefined;
-          runs.push(
-            done.then((r) => {
-              if (kill !== undefined) clearTimeout(kill);
-              if (r.signal === 'SIGKILL') counts.killed += 1;
-              else if (r.code === 6) {
-                expect(r.stderr).toContain('is being written by another process');
-                counts.refused += 1;
-              } else {
-                expect(r.code, r.stderr).toBe(0);
-                counts.finished += 1;
-              }
-            }),
-          );
-        }
+        const killAfter = next() < 0.6 / counts.rounds ? 300 + Math.floor(next() * 2500) : undefined;
+        runs.push(copies === 2 ? duplicated(shard.command!, killAfter, counts) : single(shard.command!, killAfter, counts));
       }
       await Promise.all(runs);
     }
