@@ -5,15 +5,15 @@
  * file directly (`node --import tsx src/cli/main.ts ...`) does the same.
  */
 
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { useNativeHash } from '../node/native-hash.js';
 import { installInterruptHandler } from './interrupt.js';
 import type { CliIO } from './io.js';
 import { jsonReport, humanReport, writeFailure, type OutputMode } from './output.js';
 import { parseCommandLine } from './parse.js';
-import { commandTree } from './registry.js';
-import { buildCommandTree } from './tree.js';
+import { isCommandIndex, lazyModules } from './command-index.js';
+import { buildCommandTree, type CommandNode } from './tree.js';
 import type { CommandModule } from './command.js';
 
 /** Before the command line is parsed, --json and --debug anywhere decide the error format. */
@@ -26,11 +26,30 @@ export interface MainOptions {
   readonly modules?: readonly CommandModule[];
 }
 
+const COMMAND_INDEX = new URL('./command-index.json', import.meta.url);
+
+/**
+ * The registered commands: from the command index beside the built CLI
+ * (command-index.ts: only the running command's module is loaded), or, run
+ * from the sources where there is no index, from the whole registry.
+ */
+async function registeredTree(): Promise<CommandNode> {
+  let text: string;
+  try {
+    text = readFileSync(COMMAND_INDEX, 'utf8');
+  } catch {
+    return (await import('./registry.js')).commandTree();
+  }
+  const index: unknown = JSON.parse(text);
+  if (!isCommandIndex(index)) throw new Error(`${fileURLToPath(COMMAND_INDEX)} is not a command index: run \`npm run build\` again`);
+  return buildCommandTree(lazyModules(index, (file) => import(new URL(file, import.meta.url).href) as Promise<Record<string, unknown>>));
+}
+
 /** Runs one command line (argv without `node` and the script). Never throws; returns the exit code. */
 export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
   let mode = preliminaryMode(argv);
   try {
-    const tree = options.modules ? buildCommandTree(options.modules) : commandTree();
+    const tree = options.modules ? buildCommandTree(options.modules) : await registeredTree();
     const outcome = parseCommandLine(argv, tree);
     switch (outcome.kind) {
       case 'help':
