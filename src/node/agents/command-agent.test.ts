@@ -26,21 +26,21 @@ function observation(step: number): Observation {
   };
 }
 
-const OPTS = { actTimeoutMs: 5000 };
+const OPTS = { actTimeoutMs: 60_000 };
 
 const sessions: AgentSession[] = [];
 afterAll(async () => {
   await Promise.all(sessions.map((s) => s.close()));
 });
 
-async function open(mode: string, actTimeoutMs = 5000): Promise<AgentSession> {
+async function open(mode: string, actTimeoutMs = 60_000): Promise<AgentSession> {
   const session = await openCommandAgentFactory(['python3', PY_AGENT, mode], { actTimeoutMs });
   sessions.push(session);
   return session;
 }
 
 /** Builds one agent of `mode`, acts once, expects a failure; returns it with the pid. */
-async function failOnce(mode: string, actTimeoutMs = 5000): Promise<{ error: AgentError; pid: number | undefined; session: AgentSession }> {
+async function failOnce(mode: string, actTimeoutMs = 60_000): Promise<{ error: AgentError; pid: number | undefined; session: AgentSession }> {
   const session = await open(mode, actTimeoutMs);
   const agent = (await session.factory()) as LineProtocolAgent;
   const error = await failure(Promise.resolve(agent.act(observation(0))));
@@ -77,7 +77,7 @@ describe.concurrent('line protocol: a Python agent', () => {
   });
 
   it('maps a line longer than 16 MiB to invalid_output', async () => {
-    const { error, pid } = await failOnce('longline', 20_000);
+    const { error, pid } = await failOnce('longline', 120_000);
     expect([error.failure, error.message]).toEqual(['invalid_output', 'agent output line is longer than 16777216 bytes']);
     expect(alive(pid)).toBe(false);
   });

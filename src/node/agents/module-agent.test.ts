@@ -30,10 +30,10 @@ function observation(step: number): Observation {
   };
 }
 
-const OPTS = { actTimeoutMs: 5000, loadTimeoutMs: 20_000, hostEntry: defaultEntryPoints().moduleHost };
+const OPTS = { actTimeoutMs: 60_000, loadTimeoutMs: 120_000, hostEntry: defaultEntryPoints().moduleHost };
 
 /** Opens a session on a misbehaving export, builds one agent and acts once. */
-async function actOnce(exportName: string, actTimeoutMs = 5000): Promise<{ session: AgentSession; error: AgentError; pid: number | undefined }> {
+async function actOnce(exportName: string, actTimeoutMs = 60_000): Promise<{ session: AgentSession; error: AgentError; pid: number | undefined }> {
   const session = await openModuleAgentFactory(BAD_JS, exportName, { ...OPTS, actTimeoutMs });
   const agent = (await session.factory()) as ModuleAgent;
   const error = await failure(Promise.resolve(agent.act(observation(0))));
@@ -97,7 +97,7 @@ describe.concurrent('module host: well-behaved agents', () => {
   });
 
   it('keeps answering when the agent floods stdout and stderr', async () => {
-    const session = await openModuleAgentFactory(BAD_JS, 'floodAct', { ...OPTS, actTimeoutMs: 20_000 });
+    const session = await openModuleAgentFactory(BAD_JS, 'floodAct', { ...OPTS, actTimeoutMs: 120_000 });
     sessions.push(session);
     const agent = await session.factory();
     expect(await agent.act(observation(0))).toEqual({ p0000: 'STAY', p0001: 'STAY' });

@@ -34,7 +34,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe.concurrent('openAgent', () => {
   it('opens a module agent found through --agent-path and runs it', async () => {
-    const session = await openAgent(parseAgentSpec('good:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY });
+    const session = await openAgent(parseAgentSpec('good:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 60_000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
@@ -45,16 +45,16 @@ describe.concurrent('openAgent', () => {
   });
 
   it('names the module as given in import errors', async () => {
-    const error = await rejection(openAgent(parseAgentSpec('import-throws:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY }));
+    const error = await rejection(openAgent(parseAgentSpec('import-throws:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 60_000, entryPoints: ENTRY }));
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).message).toBe('cannot import agent module import-throws: Error: module top level exploded');
-    const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 5000, entryPoints: ENTRY }));
+    const missing = await rejection(openAgent(parseAgentSpec('nowhere:makeAgent'), { agentPaths: [FIXTURES], actTimeoutMs: 60_000, entryPoints: ENTRY }));
     expect((missing as AgentError).message).toBe(`cannot import agent module nowhere: not found in --agent-path dirs ${FIXTURES}; agent modules are JavaScript or TypeScript (.mjs, .js, .ts, .mts, .cjs); a Python agent runs with --agent-command "python3 FILE.py" (docs/agents.md)`);
   });
 
   it('opens a command agent on the line protocol', async () => {
     const spec = parseAgentCommand(`${TEST_PYTHON} '${resolve(FIXTURES, 'line_agent.py')}' good`);
-    const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
+    const session = await openAgent(spec, { agentPaths: [], actTimeoutMs: 60_000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       expect(await agent.act(OBSERVATION)).toEqual({ p0000: 'N' });
@@ -99,7 +99,7 @@ describe.concurrent('openAgent', () => {
     const file = resolve(FIXTURES, 'greedy_agent.py');
     const docs = readFileSync(resolve(FIXTURES, '../../../docs/agents.md'), 'utf8');
     expect(docs).toContain(readFileSync(file, 'utf8'));
-    const session = await openAgent(parseAgentCommand(`${TEST_PYTHON} ${file}`), { agentPaths: [], actTimeoutMs: 5000, entryPoints: ENTRY });
+    const session = await openAgent(parseAgentCommand(`${TEST_PYTHON} ${file}`), { agentPaths: [], actTimeoutMs: 60_000, entryPoints: ENTRY });
     try {
       const agent = await session.factory();
       const observation: Observation = { ...OBSERVATION, map: ['######', '#...E#', '######'], exits: [[1, 4]], burning: [[1, 1]], people: [{ id: 'p0000', cell: [1, 2] }, { id: 'p0001', cell: [1, 3] }] };
