@@ -13,6 +13,10 @@
  * removePendingOutputs), the temporary directory and the placeholder are
  * removed: nothing is left behind.
  *
+ * Build in memory (buildPackFiles, the app's `packs.build`): the same
+ * pack from a stored suite's bytes and a manifest text, as files by
+ * pack-relative path, byte-identical to the folder's; nothing is written.
+ *
  * Load: the directory holds exactly pack.json, manifest.json and suite/;
  * the suite copy is loaded with the suite loader and its files' bytes are
  * hashed; authenticatePack checks the rest. Every input problem is a
@@ -36,7 +40,7 @@ import {
 } from '../core/pack/pack.js';
 import { SUITE_MANIFEST_FILE, type Suite } from '../core/world/suite.js';
 import { checkOutputDirectory, stripTrailingSeparators, syncDirectory, writeFileSynced, writeOutputDirectory, type OutputDirectoryHooks } from './output-directory.js';
-import { loadSuiteDir, readTextInput } from './inputs.js';
+import { loadSuiteDir, readTextInput, suiteFromFiles } from './inputs.js';
 
 export interface LoadPackOptions {
   /** Recompute every fire world and M* (`pack verify`). The scorer's load leaves it off and checks each result with checkResultAgainstPack. */
@@ -97,6 +101,15 @@ export function loadPack(dir: string, options: LoadPackOptions = {}): Environmen
   return authenticatePack({ packText, manifestText, suite, suiteFileDigests }, base, { recompute: options.recompute === true });
 }
 
+/** The files of a pack by pack-relative path (suite/NAME, manifest.json, pack.json), as a pack folder holds them. */
+function packFilesOf(suiteBytes: ReadonlyMap<string, Uint8Array>, manifestText: string, text: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const [name, bytes] of suiteBytes) files.set(`${PACK_SUITE_DIR}/${name}`, bytes);
+  files.set(PACK_MANIFEST_FILE, Buffer.from(manifestText, 'utf8'));
+  files.set(PACK_FILE, Buffer.from(text, 'ascii'));
+  return files;
+}
+
 /** `pack verify`: loads the pack and recomputes every fire world and M*. */
 export function verifyPack(dir: string): EnvironmentPack {
   return loadPack(dir, { recompute: true });
@@ -127,19 +140,49 @@ export async function buildPack(suiteDirArg: string, manifestPath: string, out: 
   const text = packText(value);
 
   // 3. A temporary directory beside the output, read back, then published by rename.
+  const files = packFilesOf(suiteBytes, manifestText, text);
   return writeOutputDirectory(
     target,
     PACK_OUTPUT,
     async (temp) => {
+      // The suite copy first, then manifest.json, then pack.json (the order of packFilesOf).
       await mkdir(join(temp, PACK_SUITE_DIR));
-      for (const [name, bytes] of suiteBytes) await writeFileSynced(join(temp, PACK_SUITE_DIR, name), bytes);
-      await syncDirectory(join(temp, PACK_SUITE_DIR));
-      await writeFileSynced(join(temp, PACK_MANIFEST_FILE), Buffer.from(manifestText, 'utf8'));
-      await writeFileSynced(join(temp, PACK_FILE), Buffer.from(text, 'ascii'));
+      for (const [name, bytes] of files) {
+        if (name === PACK_MANIFEST_FILE) await syncDirectory(join(temp, PACK_SUITE_DIR));
+        await writeFileSynced(join(temp, name), bytes);
+      }
       // Read back what was written: a pack that cannot be loaded is never published.
       // The pack value holds no paths, so the read-back pack is the published one.
       return loadPack(temp);
     },
     hooks,
   );
+}
+
+/**
+ * `pack build` in memory, for a suite the archive holds (its files' bytes by
+ * name) and a manifest text: the pack's files by pack-relative path, the
+ * bytes the folder `buildPack` writes holds, and the pack authenticated
+ * from those bytes as a loaded folder is. Nothing is written.
+ */
+export function buildPackFiles(
+  suiteFiles: ReadonlyMap<string, Uint8Array>,
+  suiteSource: string,
+  manifestText: string,
+  manifestSource: string,
+): { pack: EnvironmentPack; files: Map<string, Uint8Array> } {
+  const suite = suiteFromFiles(suiteFiles, suiteSource);
+  // The files the suite lists, in buildPack's order (a folder's other files are not part of the suite).
+  const suiteBytes = new Map<string, Uint8Array>();
+  for (const name of [SUITE_MANIFEST_FILE, ...suite.entries.map((e) => e.file)]) {
+    const bytes = suiteFiles.get(name);
+    if (bytes === undefined) throw new ValidationError(`${suiteSource}/${name}: cannot read suite file (missing)`);
+    suiteBytes.set(name, bytes);
+  }
+  const manifest = parseManifestText(manifestText, manifestSource);
+  const suiteFileDigests = digestsOf(suiteBytes);
+  const text = packText(buildPackValue(suite, manifest, suiteFileDigests, manifestSource));
+  const files = packFilesOf(suiteBytes, manifestText, text);
+  const pack = authenticatePack({ packText: text, manifestText, suite, suiteFileDigests }, `${suiteSource} pack`, { recompute: false });
+  return { pack, files };
 }

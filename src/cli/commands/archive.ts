@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { Archive, checkArchive, commitImports, defaultArchivePath, exportTrial, listTrials, prepareImport, readSuiteFolder, readTextInput, runScoreJob, storeSuite, withArchiveFaultsAsync, type ArchiveCheckReport, type PreparedImport } from '../../node/front-door/archive.js';
+import { checkArchiveFile, defaultArchivePath, exportArchiveTrial, importIntoArchive, listArchiveTrials, type ArchiveCheckReport } from '../../node/front-door/archive.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 
 const ARCHIVE_OPTION: OptionSpec = {
@@ -44,71 +44,46 @@ async function archiveImport(args: ParsedArgs): Promise<Report> {
   if (records.length > 0 && records.length !== files.length) {
     throw new UsageError(`--operational: give none or exactly one per FILE (${files.length} results, ${records.length} records), paired in order`);
   }
-  const texts = files.map((path) => readTextInput(path, 'evaluation result'));
-  const recordFiles = records.map((path) => ({ fileName: path, text: readTextInput(path, 'operational record') }));
-  const suites = [...(publicSuiteDir() === undefined ? [] : [{ dir: publicSuiteDir()!, source: 'public' as const }]), ...suiteDirs.map((dir) => ({ dir, source: 'folder' as const }))].map(
-    (s) => ({ ...readSuiteFolder(s.dir), source: s.source }),
-  );
-  const archive = Archive.open(archivePathArgument(args), { mode: 'write' });
-  try {
-    // One transaction: the suites, and every file authenticated before any of them is written.
-    const outcomes = archive.write((db) => {
-      for (const s of suites) storeSuite(db, s.suite, s.files, s.source);
-      const prepared = files.map((path, k) => prepareImport(db, path, texts[k]!, recordFiles[k]));
-      const fresh = commitImports(archive, prepared.filter((p): p is PreparedImport => !('duplicate' in p)));
-      let next = 0;
-      return prepared.map((p) => ('duplicate' in p ? { trialId: p.duplicate, duplicate: true } : fresh[next++]!));
-    });
-    return {
-      archive: archive.path,
-      imported: outcomes.map((o, k) => ({ file: files[k]!, trial: o.trialId, duplicate: o.duplicate })),
-    };
-  } finally {
-    archive.close();
-  }
+  const suites = [...(publicSuiteDir() === undefined ? [] : [{ dir: publicSuiteDir()!, source: 'public' as const }]), ...suiteDirs.map((dir) => ({ dir, source: 'folder' as const }))];
+  // One transaction: the suites, and every file authenticated before any of them is written.
+  const outcome = importIntoArchive(archivePathArgument(args), { files, records, suites });
+  return {
+    archive: outcome.archive,
+    imported: outcome.imported.map((o) => ({ file: o.file, trial: o.trialId, duplicate: o.duplicate })),
+  };
 }
 
 async function archiveList(args: ParsedArgs, context: CommandContext): Promise<Report> {
-  const archive = Archive.open(archivePathArgument(args), { mode: 'read' });
-  try {
-    const page = archive.read((db) => listTrials(db, { sort: 'created', direction: 'asc', filter: {}, offset: 0, limit: 1_000_000 }));
-    const trials = page.rows.map((t) => ({
-      trial: t.trialId,
-      model_id: t.modelId,
-      manifest_hash: t.manifestHash,
-      suite_id: t.suiteId,
-      pack_id: t.packId,
-      official: t.official,
-      status: t.status,
-      origin: t.origin,
-      score: t.score,
-      score_rounded: t.scoreRounded,
-      scheduled_episodes: t.episodesScheduled,
-      completed_episodes: t.episodesCompleted,
-      failed_episodes: t.episodesFailed,
-      created: t.created,
-      isolation: t.isolation ?? null,
-    }));
-    const lines = page.rows.map(
-      (t) => `${t.trialId}\t${t.status}\t${t.scoreRounded ?? '-'}\t${t.official ? 'official' : 'unofficial'}\t${t.episodesCompleted}/${t.episodesScheduled}\t${t.modelId}\t${t.suiteId}\t${t.created}`,
-    );
-    context.setHumanText?.(['trial\tstatus\tscore\ttarget\tepisodes\tmodel\tsuite\tcreated', ...lines].join('\n') + '\n');
-    return { archive: archive.path, trials };
-  } finally {
-    archive.close();
-  }
+  const page = listArchiveTrials(archivePathArgument(args));
+  const trials = page.trials.map((t) => ({
+    trial: t.trialId,
+    model_id: t.modelId,
+    manifest_hash: t.manifestHash,
+    suite_id: t.suiteId,
+    pack_id: t.packId,
+    official: t.official,
+    status: t.status,
+    origin: t.origin,
+    score: t.score,
+    score_rounded: t.scoreRounded,
+    scheduled_episodes: t.episodesScheduled,
+    completed_episodes: t.episodesCompleted,
+    failed_episodes: t.episodesFailed,
+    created: t.created,
+    isolation: t.isolation ?? null,
+  }));
+  const lines = page.trials.map(
+    (t) => `${t.trialId}\t${t.status}\t${t.scoreRounded ?? '-'}\t${t.official ? 'official' : 'unofficial'}\t${t.episodesCompleted}/${t.episodesScheduled}\t${t.modelId}\t${t.suiteId}\t${t.created}`,
+  );
+  context.setHumanText?.(['trial\tstatus\tscore\ttarget\tepisodes\tmodel\tsuite\tcreated', ...lines].join('\n') + '\n');
+  return { archive: page.archive, trials };
 }
 
 async function archiveExport(args: ParsedArgs): Promise<Report> {
   const trialId = trialArgument(args.positionals[0]!);
   const out = args.required('out');
-  const archive = Archive.open(archivePathArgument(args), { mode: 'read' });
-  try {
-    const { dir, files } = await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out));
-    return { trial: trialId, dir, files: files.map((f) => ({ file: f.file, sha256: f.sha256 })) };
-  } finally {
-    archive.close();
-  }
+  const { dir, files } = await exportArchiveTrial(archivePathArgument(args), trialId, out);
+  return { trial: trialId, dir, files: files.map((f) => ({ file: f.file, sha256: f.sha256 })) };
 }
 
 /** The check's report as the command's result (canonical JSON: snake_case keys, no undefined). */
@@ -145,14 +120,9 @@ function damageMessage(archivePath: string, r: ArchiveCheckReport, repair: boole
 
 async function archiveCheck(args: ParsedArgs): Promise<Report> {
   const repair = args.flag('repair');
-  const archive = Archive.open(archivePathArgument(args), { mode: repair ? 'write' : 'read' });
-  try {
-    const report = await checkArchive(archive, { repair, score: (job) => Promise.resolve(runScoreJob(job)) });
-    if (!report.ok) throw new ValidationError(damageMessage(archive.path, report, repair));
-    return checkReportOf(archive.path, report);
-  } finally {
-    archive.close();
-  }
+  const { archive, report } = await checkArchiveFile(archivePathArgument(args), repair);
+  if (!report.ok) throw new ValidationError(damageMessage(archive, report, repair));
+  return checkReportOf(archive, report);
 }
 
 export const archiveModule: CommandModule = {

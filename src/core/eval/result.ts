@@ -214,6 +214,11 @@ function readEpisode(r: FieldReader, value: JsonValue, path: string): ResultEpis
   return { index, metrics, record };
 }
 
+/** Reads an episode's metrics object on its own (the archive's stored copy, path `metrics`): the same checks as in a result. */
+export function readMetricsValue(value: JsonValue, source: string, path: string): EpisodeMetrics {
+  return readMetrics(new FieldReader(source), value, path);
+}
+
 /** Reads one element of `episodes` (path `episodes[i]`) on its own: the streaming reader's per-episode check. */
 export function readResultEpisode(value: JsonValue, source: string, path: string): ResultEpisode {
   return readEpisode(new FieldReader(source), value, path);

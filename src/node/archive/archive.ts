@@ -57,7 +57,7 @@ export class Archive {
     return withArchiveFaults(this.path, () => work(this));
   }
 
-  /** Folders materialized from the archive (suites and packs for runners and verifiers), beside the archive file. */
+  /** The folder beside the archive file for what is kept outside the database (a language-model run's transcripts). */
   get cacheDir(): string {
     return join(dirname(this.path), `${basename(this.path)}.cache`);
   }

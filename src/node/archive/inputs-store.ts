@@ -1,18 +1,16 @@
 /**
  * Suites, evaluation manifests and environment packs in the archive: stored
  * byte for byte, loaded back through the library's own strict loaders (a
- * stored suite is re-authenticated like a folder), and written out as
- * folders when a runner or the pack verifier needs a directory.
+ * stored suite is re-authenticated like a folder). Nothing is written out
+ * as a folder: workers, the pack builder and the pack verifier take the
+ * stored bytes.
  */
 
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { manifestHash, manifestText, parseManifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
 import { authenticatePack, fileBytesDigest, PACK_FILE, PACK_MANIFEST_FILE, PACK_SUITE_DIR, type EnvironmentPack } from '../../core/pack/pack.js';
 import type { Suite } from '../../core/world/suite.js';
-import { loadSuiteDir, suiteFromFiles } from '../inputs.js';
+import { suiteFromFiles } from '../inputs.js';
 import { getArtifact, putArtifact, putText } from './artifacts.js';
 import { statement, type Archive } from './archive.js';
 
@@ -58,44 +56,6 @@ export function loadStoredSuite(archive: Archive, suiteHash: string): Suite {
   const suite = suiteFromFiles(storedSuiteFiles(archive, suiteHash), `archive:suite/${suiteHash.slice(0, 12)}`);
   if (suite.hash !== suiteHash) throw new ValidationError(`archive: suite ${suiteHash} loads with another hash ${suite.hash} (the archive is damaged)`);
   return suite;
-}
-
-/**
- * Writes files into `dir` unless it already holds them: built in a
- * temporary sibling and renamed into place, so a reader never sees half a
- * folder. Returns `dir`.
- */
-export function materializeFolder(dir: string, files: ReadonlyMap<string, Uint8Array>, check: (dir: string) => boolean): string {
-  if (existsSync(dir)) {
-    if (check(dir)) return dir;
-    rmSync(dir, { recursive: true, force: true });
-  }
-  mkdirSync(dirname(dir), { recursive: true });
-  const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
-  try {
-    for (const [name, bytes] of files) {
-      mkdirSync(dirname(join(tmp, name)), { recursive: true });
-      writeFileSync(join(tmp, name), bytes);
-    }
-    renameSync(tmp, dir);
-  } catch (error) {
-    rmSync(tmp, { recursive: true, force: true });
-    if (existsSync(dir) && check(dir)) return dir; // another materialization won the race
-    throw error;
-  }
-  return dir;
-}
-
-/** A stored suite as a folder under `cacheDir` (checked by loading it when it is already there). */
-export function materializeSuite(archive: Archive, suiteHash: string, cacheDir: string): string {
-  const dir = join(cacheDir, 'suites', suiteHash);
-  return materializeFolder(dir, storedSuiteFiles(archive, suiteHash), (d) => {
-    try {
-      return loadSuiteDir(d).hash === suiteHash;
-    } catch {
-      return false;
-    }
-  });
 }
 
 // ---------------------------------------------------------------------------

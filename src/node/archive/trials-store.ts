@@ -12,12 +12,11 @@
 import { ValidationError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/json/canonical.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
-import type { FailureDeclaration, ResultEpisode } from '../../core/eval/result.js';
+import { readMetricsValue, type FailureDeclaration, type ResultEpisode } from '../../core/eval/result.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
-import type { EpisodeMetrics } from '../../core/metrics/metrics.js';
 import type { ScoreReport } from '../../core/scoring/report.js';
 import type { IsolationLevel } from '../../core/scoring/operational.js';
-import type { RunRecord } from '../../core/sim/record.js';
+import { readRecordValue } from '../../core/sim/record-codec.js';
 import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
 import { getArtifact, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
@@ -194,8 +193,9 @@ export function storedEntries(archive: Archive, trialId: number): { episodes: Re
   const episodes: ResultEpisode[] = [];
   const failures = visitEntries(archive, trialId, (r) => {
     const source = `archive:trial/${trialId}/episode/${r.idx}`;
-    const record = parseJsonInput(getArtifact(archive, r.record_digest!).toString('utf8'), source) as unknown as RunRecord;
-    const metrics = parseJsonInput(getArtifact(archive, r.metrics_digest!).toString('utf8'), source) as unknown as EpisodeMetrics;
+    // Read with the result file's own field checks: a stored artifact is typed by reading it, never by a cast.
+    const record = readRecordValue(parseJsonInput(getArtifact(archive, r.record_digest!).toString('utf8'), source), source, 'record');
+    const metrics = readMetricsValue(parseJsonInput(getArtifact(archive, r.metrics_digest!).toString('utf8'), source), source, 'metrics');
     episodes.push({ index: r.idx, metrics, record });
   });
   return { episodes, failures };

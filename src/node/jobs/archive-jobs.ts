@@ -10,7 +10,8 @@
  * - `import-prepare`: authenticate, score and pack a result to import
  *   (import-prepare.ts), or `import-body` from a server's saved call body
  *   (import-body.ts);
- * - `pack-build`: `pack build` into a folder (every fire world and M*);
+ * - `pack-build`: `pack build` of a stored suite's bytes and a manifest
+ *   text, in memory (every fire world and M*): the pack's files come back;
  * - `pack-verify`: a stored pack's files authenticated and every fire world
  *   and M* recomputed, as `pack verify`;
  * - the review views' reports, bundles and HTML reports (review-jobs.ts).
@@ -19,7 +20,7 @@
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { isEmberError } from '../../core/errors.js';
 import type { ValidationReport } from '../../shared/api/contract.js';
-import { buildPack } from '../pack.js';
+import { buildPackFiles } from '../pack.js';
 import { runImportBodyJob, type ImportBodyJob, type ImportBodyOutcome } from './import-body.js';
 import type { DuplicateImport, PreparedImport } from '../archive/archive-io.js';
 import { runImportPrepareJob, type ImportPrepareJob } from './import-prepare.js';
@@ -40,10 +41,19 @@ import { runScoreStoredJob, type ScoreStoredJob } from './score-stored.js';
 import type { ScoredTrial } from '../archive/trials-store.js';
 
 export interface PackBuildJob {
-  readonly suiteDir: string;
-  readonly manifestPath: string;
-  /** A new folder for the pack (buildPack's rules). */
-  readonly out: string;
+  /** The suite's files by name (the archive's copy). */
+  readonly suiteFiles: readonly (readonly [string, Uint8Array])[];
+  /** The suite's name in messages (`archive:suite/...`). */
+  readonly suiteSource: string;
+  /** The evaluation manifest's file text. */
+  readonly manifestText: string;
+  readonly manifestSource: string;
+}
+
+export interface PackBuildOutput {
+  readonly packDigest: string;
+  /** The pack's files by pack-relative path: the bytes `pack build` writes into its folder. */
+  readonly files: readonly (readonly [string, Uint8Array])[];
 }
 
 export interface PackVerifyJob {
@@ -61,8 +71,8 @@ export interface ArchiveJobs {
   readonly 'import-prepare': { readonly input: ImportPrepareJob; readonly output: PreparedImport | DuplicateImport };
   /** The same from a server's saved call body (import-body.ts): the result never passes the server's thread. */
   readonly 'import-body': { readonly input: ImportBodyJob; readonly output: ImportBodyOutcome };
-  /** The pack is written into `out`. */
-  readonly 'pack-build': { readonly input: PackBuildJob; readonly output: null };
+  /** Nothing is written: the caller stores the files that come back. */
+  readonly 'pack-build': { readonly input: PackBuildJob; readonly output: PackBuildOutput };
   readonly 'pack-verify': { readonly input: PackVerifyJob; readonly output: ValidationReport };
   /** The report's canonical text. */
   readonly 'trials-report': { readonly input: TrialsReportJob; readonly output: string };
@@ -80,9 +90,9 @@ export interface ArchiveJob<K extends ArchiveJobKind = ArchiveJobKind> {
   readonly input: ArchiveJobs[K]['input'];
 }
 
-async function buildPackJob(job: PackBuildJob): Promise<null> {
-  await buildPack(job.suiteDir, job.manifestPath, job.out);
-  return null;
+function buildPackJob(job: PackBuildJob): PackBuildOutput {
+  const { pack, files } = buildPackFiles(new Map(job.suiteFiles), job.suiteSource, job.manifestText, job.manifestSource);
+  return { packDigest: pack.digest, files: [...files] };
 }
 
 function verifyPackJob(job: PackVerifyJob): ValidationReport {

@@ -5,9 +5,6 @@
  * are used.
  */
 
-import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join, relative, sep } from 'node:path';
 import { BASELINE_IDS, type BaselineId } from '../../core/baselines/registry.js';
 import { isEmberError } from '../../core/errors.js';
 import { buildManifest, manifestText, type EvaluationManifest } from '../../core/eval/manifest.js';
@@ -19,7 +16,6 @@ import type { Archive } from '../archive/archive.js';
 import {
   loadStoredManifest,
   loadStoredSuite,
-  materializeSuite,
   packFromFiles,
   readSuiteFolder,
   storedPackFiles,
@@ -30,7 +26,6 @@ import {
   type SuiteSource,
 } from '../archive/inputs-store.js';
 import { listManifestRows, listPackRows, listSuiteRows, manifestRow, packRow, suiteRow } from '../archive/catalog-queries.js';
-import { loadPack } from '../pack.js';
 import { runOffThread } from '../jobs/off-thread.js';
 import { ServiceError } from './dispatch.js';
 
@@ -131,39 +126,27 @@ export function storedPack(archive: Archive, packDigest: string, recompute: bool
   return packFromFiles(storedPackFiles(archive, packDigest), packDigest, recompute);
 }
 
-function readTree(dir: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
-  }
-  return files;
-}
-
 /**
- * `pack build` of a stored manifest: built with src/node/pack.ts in the
- * cache folder by the archive worker (`worker`; this thread without one),
- * read back and stored byte for byte.
+ * `pack build` of a stored manifest: built in memory from the stored
+ * suite's bytes (src/node/pack.ts buildPackFiles, the bytes `pack build`
+ * writes) by the archive worker (`worker`; this thread without one), and
+ * stored byte for byte; nothing is written beside the archive.
  */
 export async function buildStoredPack(archive: Archive, manifestHash: string, worker: string | undefined): Promise<PackSummary> {
   const manifest = storedManifest(archive, manifestHash);
-  const suiteDir = materializeSuite(archive, manifest.suite.suite_hash, archive.cacheDir);
-  const work = join(archive.cacheDir, `pack-build-${randomBytes(6).toString('hex')}`);
-  mkdirSync(work, { recursive: true });
-  try {
-    const manifestPath = join(work, 'manifest.json');
-    writeFileSync(manifestPath, manifestText(manifest));
-    const out = join(work, 'pack');
-    await runOffThread(worker, { kind: 'pack-build', input: { suiteDir, manifestPath, out } });
-    // Read back as buildPack itself does (every file digest-checked); the fire worlds were computed just now.
-    const pack = loadPack(out);
-    const files = readTree(out);
-    archive.write((db) => storePack(db, pack, files));
-    return getPackSummary(archive, pack.digest);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const suiteHash = manifest.suite.suite_hash;
+  const input = {
+    suiteFiles: [...storedSuiteFiles(archive, suiteHash)],
+    suiteSource: `archive:suite/${suiteHash.slice(0, 12)}`,
+    manifestText: manifestText(manifest),
+    manifestSource: `archive:manifest/${manifestHash.slice(0, 12)}`,
+  };
+  const built = await runOffThread(worker, { kind: 'pack-build', input });
+  // Authenticated again here from the bytes that are stored (every file digest-checked); the fire worlds were computed just now.
+  const files = new Map(built.files);
+  const pack = packFromFiles(files, built.packDigest, false);
+  archive.write((db) => storePack(db, pack, files));
+  return getPackSummary(archive, pack.digest);
 }
 
 /** `pack verify` of a stored pack, in the archive worker (`worker`; this thread without one): its files authenticated, every fire world and M* recomputed. */

@@ -35,7 +35,7 @@ import { getPackSummary, storedManifest, storedPack, storedSuite } from './catal
 import { ServiceError } from './dispatch.js';
 import { createLiveUsage } from '../agents/openai-chat/live-usage.js';
 import { llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
-import { trialRecordOf } from '../workflows/trial-record.js';
+import { runTrialSeries, type TrialHandle } from '../workflows/trial-series.js';
 
 /** What a resume needs, stored with the trial. */
 interface RunConfig {
@@ -46,7 +46,12 @@ interface RunConfig {
   readonly jobs: number;
   /** Trials of this configuration still to start after this one (runs.start `trials` K: they run one after another). */
   readonly moreTrials?: number;
+  /** K, the series' number of trials (absent in trials stored before it was: the series is then counted from this trial). */
+  readonly trials?: number;
 }
+
+/** How a trial's run ended; only a finished run lets its series go on. */
+type RunEnd = 'complete' | 'incomplete' | 'cancelled' | 'failed';
 
 export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
@@ -140,12 +145,52 @@ export class RunManager {
         throw new ServiceError('usage', `packDigest: pack ${pack.packId} is of manifest ${pack.manifestHash}, not of the chosen manifest ${input.manifestHash}`, 'packDigest');
       }
     }
-    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs, moreTrials: input.trials - 1 };
-    return this.startTrial(input.modelId, input.manifestHash, config);
+    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs, moreTrials: input.trials - 1, trials: input.trials };
+    return this.runSeries(input.modelId, input.manifestHash, config, null, jobs);
   }
 
-  /** Creates a trial row (every episode `missing`) and launches its run. */
-  private startTrial(modelId: string, manifestHash: string, config: RunConfig): number {
+  /**
+   * Runs a series of trials of one configuration (workflows/trial-series.ts,
+   * the CLI's loop) from `resumed` (an interrupted trial of it) or a new
+   * trial; each next trial is a new row whose stored configuration counts
+   * the trials still to come, so a restarted app goes on with the series
+   * when that trial is resumed. Answers the first trial's ID.
+   */
+  private runSeries(modelId: string, manifestHash: string, config: RunConfig, resumed: number | null, jobs: number): number {
+    const more = config.moreTrials ?? 0;
+    const trials = config.trials ?? more + 1;
+    let firstId: number | undefined;
+    let current: number | undefined;
+    void runTrialSeries<RunEnd>(
+      {
+        runTrial: (trial) => {
+          const trialConfig: RunConfig = { ...config, moreTrials: trials - trial.progress.trial, trials };
+          const first = firstId === undefined;
+          const trialId = first && resumed !== null ? resumed : this.createTrial(modelId, manifestHash, trialConfig);
+          firstId ??= trialId;
+          current = trialId;
+          try {
+            return this.launch(trialId, trialConfig, first ? jobs : config.jobs, trial);
+          } catch (error) {
+            // Created but not started (a full disk refused the launch's first write): interrupted, resumable.
+            if (trialId !== resumed) this.markInterrupted(trialId);
+            throw error;
+          }
+        },
+        keepRecord: (_progress, record) => storeOperationalRecord(this.archive, current!, record),
+        // The next of K trials only after a finished run, and unless the services are stopping.
+        goOn: (end) => (end === 'complete' || end === 'incomplete') && !this.stopping,
+      },
+      { first: trials - more, trials },
+    ).catch(() => {
+      // A next trial that could not start: the archive is closing.
+    });
+    // runTrialSeries started the first trial before it returned.
+    return firstId!;
+  }
+
+  /** Creates a trial row (every episode `missing`). */
+  private createTrial(modelId: string, manifestHash: string, config: RunConfig): number {
     const manifest = storedManifest(this.archive, manifestHash);
     const suite = storedSuite(this.archive, manifest.suite.suite_hash);
     const pack = config.packDigest === null ? null : getPackSummary(this.archive, config.packDigest);
@@ -164,13 +209,6 @@ export class RunManager {
       }),
     );
     this.emit('archive.changed', { kind: 'trial', trialId, what: 'added' });
-    try {
-      this.launch(trialId, config, config.jobs);
-    } catch (error) {
-      // Created but not started (a full disk refused the launch's first write): interrupted, resumable.
-      this.markInterrupted(trialId);
-      throw error;
-    }
     return trialId;
   }
 
@@ -185,7 +223,7 @@ export class RunManager {
     if (row.status !== 'interrupted' && !stale) throw new ServiceError('conflict', `trialId: trial ${trialId} is ${row.status}; only an interrupted trial can be resumed`, 'trialId');
     const config = JSON.parse(row.run_config) as RunConfig;
     if (jobs !== undefined) checkJobs(Math.min(jobs, maxJobs()));
-    this.launch(trialId, config, Math.min(jobs ?? config.jobs, maxJobs()));
+    this.runSeries(row.model_id, row.manifest_hash, config, trialId, Math.min(jobs ?? config.jobs, maxJobs()));
     this.unmarked.delete(trialId);
     return trialId;
   }
@@ -240,7 +278,8 @@ export class RunManager {
     await Promise.all(runs.map((r) => r.done));
   }
 
-  private launch(trialId: number, config: RunConfig, jobs: number): void {
+  /** Launches a trial's run; answers how it ended. */
+  private launch(trialId: number, config: RunConfig, jobs: number, trial: TrialHandle): Promise<RunEnd> {
     const row = getTrialDbRow(this.archive, trialId)!;
     const manifest = storedManifest(this.archive, row.manifest_hash);
     const suite = storedSuite(this.archive, manifest.suite.suite_hash);
@@ -295,7 +334,8 @@ export class RunManager {
       scoreStored: (fileDigest) =>
         runOffThread(this.entryPoints.archiveWorker, { kind: 'score-stored', input: scoreStoredJobOf(this.archive, trialId, `trial ${trialId}`, fileDigest, suite.hash, config.packDigest) }),
     });
-    run.done = runEvaluation({
+    trial.started();
+    const ended = runEvaluation({
       suite,
       suiteDir,
       manifest,
@@ -320,46 +360,42 @@ export class RunManager {
         this.progress(run, { state: 'running', episode: { index: p.index, scenarioId: p.scenarioId, status: p.status, detail } }, false);
       },
     }).then(
-      async (summary) => {
+      async (summary): Promise<RunEnd> => {
         run.finished = summary.completedEpisodes + summary.failedEpisodes;
         if (spec.kind !== 'builtin') {
-          // The operational record (workflows/trial-record.ts), before the run is reported ended: a language model's
-          // from the transcripts of the episodes the result holds; a module or command agent's its isolation level and
-          // this run's wall time.
+          // The operational record (built by the series, workflows/trial-record.ts), before the run is reported ended:
+          // a language model's from the transcripts of the episodes the result holds; a module or command agent's its
+          // isolation level and this run's wall time.
           try {
             const wallMs = performance.now() - run.began;
-            const record = await trialRecordOf({ modelId: row.model_id, agent: spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs });
-            if (record !== null) storeOperationalRecord(this.archive, trialId, record);
+            await trial.record({ modelId: row.model_id, agent: spec, agentPaths, actTimeoutMs: config.actTimeoutMs, isolation, summary, wallMs });
             this.emit('archive.changed', { kind: 'trial', trialId, what: 'details' });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
             this.end(run, { state: 'failed', error: { kind: isEmberError(error) ? error.kind : 'internal', message: `operational record: ${message}` } });
-            return;
+            return 'failed';
           }
         }
-        this.end(run, { state: summary.complete ? 'complete' : 'incomplete' });
-        // The next of K trials, unless the services are stopping (a cancel or a failure ends the series).
-        const more = config.moreTrials ?? 0;
-        if (more > 0 && !this.stopping) {
-          try {
-            this.startTrial(row.model_id, row.manifest_hash, { ...config, moreTrials: more - 1 });
-          } catch {
-            // the archive is closing
-          }
-        }
+        const state = summary.complete ? 'complete' : 'incomplete';
+        this.end(run, { state });
+        return state;
       },
-      (error: unknown) => {
+      (error: unknown): RunEnd => {
         // The sink marked the trial interrupted (or it never started); make sure of it.
         this.active.delete(trialId);
         this.markInterrupted(trialId);
-        if (isEmberError(error) && error.kind === 'interrupted') this.end(run, { state: 'cancelled' });
-        else {
-          const kind = isEmberError(error) ? error.kind : 'internal';
-          const message = error instanceof Error ? error.message : String(error);
-          this.end(run, { state: 'failed', error: { kind, message } });
+        if (isEmberError(error) && error.kind === 'interrupted') {
+          this.end(run, { state: 'cancelled' });
+          return 'cancelled';
         }
+        const kind = isEmberError(error) ? error.kind : 'internal';
+        const message = error instanceof Error ? error.message : String(error);
+        this.end(run, { state: 'failed', error: { kind, message } });
+        return 'failed';
       },
     );
+    run.done = ended.then(() => undefined);
+    return ended;
   }
 
   private event(run: ActiveRun, extra: Partial<RunProgressEvent> & Pick<RunProgressEvent, 'state'>): RunProgressEvent {

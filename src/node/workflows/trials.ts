@@ -1,6 +1,6 @@
 /**
  * Repeated trials into files (`evaluation run --trials K`, scoring-v1.0.md
- * section 12): K runs of one manifest with one agent configuration, each
+ * section 12), the file side of the series loop (trial-series.ts): K runs of one manifest with one agent configuration, each
  * its own result file (resumable like any result), and for the
  * chat-completions adapter each with its operational record built from the
  * trial's transcripts after the trial's run. Trials run one after another;
@@ -24,7 +24,7 @@ import type { EvaluationRunSummary } from '../eval/runner.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { acquireOutputLock } from '../output-lock.js';
 import { runEvaluationToFile, type EvaluationFileOptions } from './evaluation.js';
-import { trialRecordOf } from './trial-record.js';
+import { runTrialSeries, type TrialHandle } from './trial-series.js';
 
 export interface TrialsFileOptions extends Omit<EvaluationFileOptions, 'agent' | 'out'> {
   readonly trials: number;
@@ -49,23 +49,33 @@ export interface TrialOutcome {
 }
 
 export async function runTrialsToFiles(opts: TrialsFileOptions): Promise<TrialOutcome[]> {
-  const outcomes: TrialOutcome[] = [];
   const inputs = [opts.suiteDir, opts.manifestPath];
-  for (let k = 1; k <= opts.trials; k++) {
-    const resultPath = opts.resultPath(k);
-    // One writer per trial: the lock on its result covers its operational record too (output-lock.ts).
-    await checkOutputPath(resultPath, { force: true, inputs });
-    const lock = await acquireOutputLock(resultPath, { scope: opts.scope, onNotice: opts.onNotice });
-    try {
-      outcomes.push(await runTrial(opts, k, resultPath));
-    } finally {
-      await lock.release();
-    }
-  }
-  return outcomes;
+  // The series loop (trial-series.ts) is the app's too; here each trial is a result file and a record file.
+  return runTrialSeries<TrialOutcome>(
+    {
+      runTrial: async (trial) => {
+        const k = trial.progress.trial;
+        const resultPath = opts.resultPath(k);
+        // One writer per trial: the lock on its result covers its operational record too (output-lock.ts).
+        await checkOutputPath(resultPath, { force: true, inputs });
+        const lock = await acquireOutputLock(resultPath, { scope: opts.scope, onNotice: opts.onNotice });
+        try {
+          return await runTrial(opts, trial, resultPath);
+        } finally {
+          await lock.release();
+        }
+      },
+      keepRecord: async ({ trial: k }, record) => {
+        const resultPath = opts.resultPath(k);
+        await writeOutputFile(opts.operationalPath!(k, resultPath), operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
+      },
+    },
+    { first: 1, trials: opts.trials, onTrial: opts.onTrial === undefined ? undefined : ({ trial }) => opts.onTrial!(trial) },
+  );
 }
 
-async function runTrial(opts: TrialsFileOptions, k: number, resultPath: string): Promise<TrialOutcome> {
+async function runTrial(opts: TrialsFileOptions, trial: TrialHandle, resultPath: string): Promise<TrialOutcome> {
+  const k = trial.progress.trial;
   const inputs = [opts.suiteDir, opts.manifestPath];
   const agent = opts.agentFor(k, resultPath);
   const operationalPath = opts.operationalPath?.(k, resultPath);
@@ -75,17 +85,14 @@ async function runTrial(opts: TrialsFileOptions, k: number, resultPath: string):
     await checkOutputPath(operationalPath, { force: opts.resume, inputs: [...inputs, resultPath], existsAdvice });
   }
   const isolation = agentIsolation(agent, opts.sandbox);
-  opts.onTrial?.(k);
+  trial.started();
   const began = performance.now();
   const { suite, summary } = await runEvaluationToFile({ ...opts, agent, out: resultPath, lockHeld: true });
   const wallMs = performance.now() - began;
   let operational: TrialOutcome['operational'] = null;
   if (operationalPath !== undefined) {
-    const record = await trialRecordOf({ modelId: opts.modelId, agent, agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs, isolation, summary, wallMs });
-    if (record !== null) {
-      await writeOutputFile(operationalPath, operationalRecordText(record), { force: true, inputs: [...inputs, resultPath] });
-      operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };
-    }
+    const record = await trial.record({ modelId: opts.modelId, agent, agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs, isolation, summary, wallMs });
+    if (record !== null) operational = { path: operationalPath, record, digest: operationalRecordDigest(record) };
   }
   return { trial: k, resultPath, suite, summary, operational, isolation };
 }
