@@ -22,9 +22,13 @@ export interface ServeProcess {
 
 const URL_PATTERN = /https?:\/\/[^\s]+/;
 
-/** `env` replaces the environment (e.g. XDG_CONFIG_HOME, so the app's data folder is a test folder). */
-export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--archive', archive, '--no-open'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `env` replaces the environment (e.g. XDG_CONFIG_HOME, so the app's data
+ * folder, which keeps the access token, is a test folder); `port` 0 is any
+ * free one.
+ */
+export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env, port = 0): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--archive', archive, '--no-open'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));

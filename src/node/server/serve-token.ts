@@ -12,7 +12,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 
@@ -29,12 +29,10 @@ function freshToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** Writes a new token whole (0600) and answers it; an old one is replaced only once the new one is on disk. */
-export function rotateServeToken(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+/** A new token written whole and private (0600) to a temporary file beside `file`. */
+function writeTemporaryToken(file: string): { token: string; temporary: string } {
   const token = freshToken();
-  const file = serveTokenPath(dataDir);
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = openSync(temporary, 'wx', 0o600);
   try {
     writeSync(fd, `${token}\n`);
@@ -47,7 +45,31 @@ export function rotateServeToken(dataDir: string): string {
   closeSync(fd);
   // The mode given to open is masked by the umask; 0600 is what it must be whatever the umask.
   chmodSync(temporary, 0o600);
+  return { token, temporary };
+}
+
+/** Writes a new token whole (0600) and answers it; an old one is replaced only once the new one is on disk. */
+export function rotateServeToken(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = serveTokenPath(dataDir);
+  const { token, temporary } = writeTemporaryToken(file);
   renameSync(temporary, file);
+  return token;
+}
+
+/** The first token: linked into place only where none is, so two first launches at once end with one token, the first one's. */
+function createServeToken(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = serveTokenPath(dataDir);
+  const { token, temporary } = writeTemporaryToken(file);
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    return loadOrCreateServeToken(dataDir);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
   return token;
 }
 
@@ -62,7 +84,7 @@ export function loadOrCreateServeToken(dataDir: string): string {
   try {
     stat = lstatSync(file);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return rotateServeToken(dataDir);
+    if ((error as { code?: unknown }).code === 'ENOENT') return createServeToken(dataDir);
     throw error;
   }
   if (!stat.isFile()) throw new UsageError(`the serve token ${file} is not a plain file: remove it, or run \`emberbench serve --rotate-token\` after removing it`);
