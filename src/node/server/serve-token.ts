@@ -87,7 +87,7 @@ export function loadOrCreateServeToken(dataDir: string): string {
     if ((error as { code?: unknown }).code === 'ENOENT') return createServeToken(dataDir);
     throw error;
   }
-  if (!stat.isFile()) throw new UsageError(`the serve token ${file} is not a plain file: remove it, or run \`emberbench serve --rotate-token\` after removing it`);
+  if (!stat.isFile()) throw new UsageError(`the serve token ${file} is not a plain file (a link or a folder): remove it and start \`emberbench serve\` again, which makes a new private one`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
     throw new UsageError(`the serve token ${file} can be read by other users (mode ${(stat.mode & 0o777).toString(8)}): run \`emberbench serve --rotate-token\` to replace it with a private one`);
   }
