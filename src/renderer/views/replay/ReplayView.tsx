@@ -107,7 +107,7 @@ export function ReplayView({ trialId, index, step, onStep, go }: { trialId: numb
   const scene = useRef<ReplayScene | null>(null);
   const [ready, setReady] = useState(false);
   const r = q.data;
-  if (r === null && q.error?.kind === 'not_found') return <NotFoundView hash={window.location.hash} what="trial" go={go} />;
+  if (r === null && q.error?.kind === 'not_found' && q.error.field === 'trialId') return <NotFoundView hash={window.location.hash} what="trial" go={go} />;
   return (
     <section className="view replay-view">
       <header className="view-header">
