@@ -87,7 +87,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
     expect(hashOf(page)).toBe(`#/trials/${fx.trialA}`);
     await page.getByTestId('copy-link').click();
     await page.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
-    copied = await page.evaluate(() => navigator.clipboard.readText());
+    copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied).toBe(page.url());
     expect(copied).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/s/[0-9a-f]{32}/#/trials/${fx.trialA}$`));
     expect(copied).not.toContain(new URL(server!.url).searchParams.get('token')!);
@@ -157,7 +157,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
     await page.getByRole('button', { name: 'step forward' }).click();
     await expect.poll(() => hashOf(page)).toBe(`#/trials/${fx.trialA}/episodes/0?step=6`);
     await page.getByTestId('copy-link').click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}#/trials/${fx.trialA}/episodes/0?step=6`);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(`${base}#/trials/${fx.trialA}/episodes/0?step=6`);
     await page.screenshot({ path: join(SHOTS, 'links-replay-step.png') });
     await page.getByRole('button', { name: `← Trial ${fx.trialA}` }).click();
     await heading(page, fx.modelA);

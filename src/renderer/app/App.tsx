@@ -4,7 +4,7 @@ import { useCallback, useEffect } from 'react';
 import { useQuery, useEvent } from './api-context.js';
 import { Nav } from './Nav.js';
 import { VIEWS, type Location, type ViewId } from './views.js';
-import { loadLocation, replaceLocation, saveLocation, useHashLocation } from './router.js';
+import { loadLocation, replaceLocation, saveLocation, useHashLocation, useHistoryKeys } from './router.js';
 import { NotFoundView } from '../views/not-found/NotFoundView.js';
 import type { Navigate } from './navigate.js';
 import { OverviewView } from '../views/overview/OverviewView.js';
@@ -24,6 +24,7 @@ export function App() {
   const [location, move] = useHashLocation(loadLocation);
   const info = useQuery((api) => api['app.info']({}), 'info', []);
   const runs = useQuery((api) => api['runs.list']({}), 'runs', TRIAL_LISTS);
+  useHistoryKeys(info.data?.mode === 'desktop');
   useEvent('run.progress', (p) => {
     if (p.state !== 'running') runs.refetch();
   });

@@ -68,3 +68,32 @@ export function useHashLocation(fallback: () => Location): [Location, (next: Loc
   }, []);
   return [location, go];
 }
+
+/**
+ * Back and Forward where no browser gives them (the desktop app's window has
+ * no toolbar): Alt+← / Alt+→ and the mouse's back and forward buttons. Off
+ * in a browser, which already does this and would move twice.
+ */
+export function useHistoryKeys(enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      event.preventDefault();
+      if (event.key === 'ArrowLeft') window.history.back();
+      else window.history.forward();
+    };
+    const onMouse = (event: MouseEvent): void => {
+      // Buttons 3 and 4 are the mouse's back and forward buttons.
+      if (event.button === 3) window.history.back();
+      else if (event.button === 4) window.history.forward();
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('mouseup', onMouse);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('mouseup', onMouse);
+    };
+  }, [enabled]);
+}
