@@ -127,11 +127,11 @@ export const serveModule: CommandModule = {
       words: ['serve'],
       summary: 'serve the workbench app on 127.0.0.1',
       description:
-        `Runs the workbench services (archive, evaluations, scoring) and serves the app on 127.0.0.1 only, on port ${DEFAULT_SERVE_PORT} unless --port says otherwise. Prints one line with the URL; the URL carries the access token, and every request without it (or the cookie a browser gets from it) is refused, as is a request whose Host or Origin is not this server. The token is kept, readable only by you, in the file serve-token in the user's data folder, so the port, the token and every link copied from the app stay valid after a restart; --rotate-token replaces it (old links then need the printed URL again). A port in use stops the command with exit code 2. Opens the default browser unless --no-open. Runs until Ctrl+C or SIGTERM; evaluations in flight stay resumable.`,
+        `Runs the workbench services (archive, evaluations, scoring) and serves the app on 127.0.0.1 only, on port ${DEFAULT_SERVE_PORT} unless --port says otherwise. Prints one line with the URL; the URL carries the access token, and every request without it (or the cookie a browser gets from it) is refused, as is a request whose Host or Origin is not this server. The token is kept, readable only by you, in the file serve-token in the user's data folder, so the port, the token and every link copied from the app stay valid after a restart; --rotate-token replaces it (each browser then opens the newly printed URL once). A port in use stops the command with exit code 2. Opens the default browser unless --no-open. Runs until Ctrl+C or SIGTERM; evaluations in flight stay resumable.`,
       positionals: [],
       options: [
         { name: 'port', kind: 'value', valueName: 'N', description: `the port (default: ${DEFAULT_SERVE_PORT}; 0 picks any free port)` },
-        { name: 'rotate-token', kind: 'flag', description: 'replace the kept access token with a new one before serving (links opened with the old one need the new URL once)' },
+        { name: 'rotate-token', kind: 'flag', description: 'replace the kept access token with a new one before serving (each browser then opens the newly printed URL once)' },
         { name: 'archive', kind: 'value', valueName: 'FILE', description: "the archive file (default: archive.sqlite in the user's data folder, as the desktop app uses)" },
         { name: 'no-open', kind: 'flag', description: 'do not open a browser' },
       ],

@@ -3,7 +3,7 @@
  * HTTP (src/shared/api/http.ts) plus the built renderer, on 127.0.0.1 only.
  *
  * Every request passes the Host/Origin check (guard.ts). The first page load
- * carries the per-launch token in its URL; the server answers with an
+ * carries the access token in its URL; the server answers with an
  * HttpOnly, SameSite=Strict cookie (named after this port, scoped to the
  * app's path `/s/<id>/`) and a redirect there, so the token leaves the
  * address bar and history and the cookie reaches no other server.
