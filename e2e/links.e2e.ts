@@ -10,26 +10,17 @@
  */
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumMissing, launchChromium } from './browser.js';
 import { apiOf, fillArchive, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { freePort, ROOT, startServe, type ServeProcess } from './server.js';
 
 const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const missing = chromiumMissing();
 if (missing !== null) console.log(`links e2e skipped: ${missing}`);
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
-}
 
 describe.skipIf(missing !== null)('links in browser mode', () => {
   let dir: string;

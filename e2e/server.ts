@@ -5,6 +5,7 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,4 +63,13 @@ export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.Proc
       });
     });
   });
+}
+
+/** A port of 127.0.0.1 that was free a moment ago (for a server that must come back on the same port). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
 }

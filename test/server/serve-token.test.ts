@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../cli/run-cli.js';
+import { freePort } from '../../e2e/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ember-serve-token-'));
 const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') };
@@ -49,15 +50,6 @@ function serve(args: readonly string[]): Promise<Running> {
     child.stderr.on('data', () => ready());
     void exited.then((code) => reject(new Error(`serve exited (${code}) before printing its URL: ${stderr}`)));
   });
-}
-
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: 'manual', headers });
