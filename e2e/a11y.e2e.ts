@@ -130,7 +130,8 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     await check('Replay (a person chosen)');
     await shot('replay');
 
-    await page.evaluate(`localStorage.setItem('ember.location', JSON.stringify({ view: 'replay', trialId: ${llmTrial}, index: 1 }))`);
+    // Its address, then a reload: the route alone brings the replay back.
+    await page.evaluate(`window.location.hash = '#/trials/${llmTrial}/episodes/1'`);
     await page.reload();
     await h1('Replay: episode 1');
     const calls = page.getByTestId('transcript').locator('.transcript-calls li');

@@ -5,6 +5,7 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +23,13 @@ export interface ServeProcess {
 
 const URL_PATTERN = /https?:\/\/[^\s]+/;
 
-/** `env` replaces the environment (e.g. XDG_CONFIG_HOME, so the app's data folder is a test folder). */
-export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--archive', archive, '--no-open'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `env` replaces the environment (e.g. XDG_CONFIG_HOME, so the app's data
+ * folder, which keeps the access token, is a test folder); `port` 0 is any
+ * free one.
+ */
+export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.ProcessEnv = process.env, port = 0): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--archive', archive, '--no-open'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -58,4 +63,13 @@ export function startServe(archive: string, timeoutMs = 60_000, env: NodeJS.Proc
       });
     });
   });
+}
+
+/** A port of 127.0.0.1 that was free a moment ago (for a server that must come back on the same port). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
 }

@@ -9,3 +9,4 @@ export { defaultArchivePath, userDataDir } from '../services/paths.js';
 export { createWorkbenchServices } from '../services/services.js';
 export { defaultEntryPoints } from '../entry-points.js';
 export { startWorkbenchServer, type WorkbenchServer } from '../server/workbench-server.js';
+export { loadOrCreateServeToken, rotateServeToken, serveTokenPath } from '../server/serve-token.js';

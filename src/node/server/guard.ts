@@ -7,7 +7,7 @@
  *   host name and is refused (403).
  * - `Origin`, when the browser sends one, must be the server's own origin
  *   (403 otherwise): another site's script cannot call the API.
- * - The per-launch token, from the HttpOnly cookie set on the first page
+ * - The access token (kept between launches), from the HttpOnly cookie set on the first page
  *   load (named after the port: tokenCookieName) or an
  *   `Authorization: Bearer` header (scripts, tests); anything else is 401.
  */

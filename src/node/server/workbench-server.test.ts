@@ -76,7 +76,7 @@ describe('the browser-mode server', () => {
     expect(server.appPath).not.toContain(server.token);
     expect(first.headers.location).toBe(server.appPath);
     const cookie = String(first.headers['set-cookie']);
-    expect(cookie).toBe(`ember_token_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=${server.appPath}`);
+    expect(cookie).toBe(`ember_token_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=${server.appPath}; Max-Age=34560000`);
     const page = await send(server, server.appPath, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>EMBER</title>');

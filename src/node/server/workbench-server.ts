@@ -3,7 +3,7 @@
  * HTTP (src/shared/api/http.ts) plus the built renderer, on 127.0.0.1 only.
  *
  * Every request passes the Host/Origin check (guard.ts). The first page load
- * carries the per-launch token in its URL; the server answers with an
+ * carries the access token in its URL; the server answers with an
  * HttpOnly, SameSite=Strict cookie (named after this port, scoped to the
  * app's path `/s/<id>/`) and a redirect there, so the token leaves the
  * address bar and history and the cookie reaches no other server.
@@ -46,7 +46,7 @@ export interface WorkbenchServerOptions {
   readonly staticDir: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** The per-launch token; a fresh random one by default. */
+  /** The access token (`emberbench serve` keeps one between launches: serve-token.ts); a fresh random one by default. */
   readonly token?: string;
   /** Smaller limits and timeouts (tests); DEFAULT_SERVER_LIMITS otherwise. */
   readonly limits?: Partial<ServerLimits>;
@@ -64,6 +64,9 @@ export interface WorkbenchServer {
   /** Stops accepting, ends the event streams and open connections. */
   close(): Promise<void>;
 }
+
+/** 400 days, the longest a browser keeps a cookie. */
+const COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
 
 const SECURITY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
@@ -161,7 +164,9 @@ export function startWorkbenchServer(opts: WorkbenchServerOptions): Promise<Work
       if (!tokenMatches(queryToken, token)) return refuse(req, res, 401, 'this link has an old or wrong token: open the URL that `emberbench serve` printed');
       res.writeHead(302, {
         location: appPath,
-        'set-cookie': `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=${appPath}`,
+        // Kept across browser restarts (as long as browsers allow) because the token itself persists
+        // (serve-token.ts): copied links open later without the printed address. Rotating the token ends it.
+        'set-cookie': `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=${appPath}; Max-Age=${COOKIE_MAX_AGE_S}`,
         ...SECURITY_HEADERS,
       });
       res.end();

@@ -1,9 +1,11 @@
 /** The workbench shell: navigation, the current view, keyboard shortcuts, and the remembered location. */
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useQuery, useEvent } from './api-context.js';
 import { Nav } from './Nav.js';
-import { VIEWS, loadLocation, saveLocation, type Location, type ViewId } from './views.js';
+import { VIEWS, type Location, type ViewId } from './views.js';
+import { loadLocation, replaceLocation, saveLocation, useHashLocation, useHistoryKeys } from './router.js';
+import { NotFoundView } from '../views/not-found/NotFoundView.js';
 import type { Navigate } from './navigate.js';
 import { OverviewView } from '../views/overview/OverviewView.js';
 import { SuitesView } from '../views/suites/SuitesView.js';
@@ -19,17 +21,19 @@ import { SigningView } from '../views/signing/SigningView.js';
 import { TRIAL_LISTS } from './archive-changes.js';
 
 export function App() {
-  const [location, setLocation] = useState<Location>(loadLocation);
+  const [location, move] = useHashLocation(loadLocation);
   const info = useQuery((api) => api['app.info']({}), 'info', []);
   const runs = useQuery((api) => api['runs.list']({}), 'runs', TRIAL_LISTS);
+  useHistoryKeys(info.data?.mode === 'desktop');
   useEvent('run.progress', (p) => {
     if (p.state !== 'running') runs.refetch();
   });
 
-  const go = useCallback<Navigate>((next) => {
-    setLocation(next);
-    saveLocation(next);
-  }, []);
+  const go = useCallback<Navigate>((next) => move(next), [move]);
+  // Remembered for a later start without an address; a place that names nothing is not worth returning to.
+  useEffect(() => {
+    if (location.view !== 'not-found') saveLocation(location);
+  }, [location]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -45,9 +49,16 @@ export function App() {
 
   useEffect(() => {
     document.querySelector<HTMLElement>('main h1')?.focus();
-    const label = location.view === 'trial' ? `Trial ${location.trialId}` : VIEWS.find((v) => v.id === location.view)?.label;
+    const label =
+      location.view === 'trial'
+        ? `Trial ${location.trialId}`
+        : location.view === 'replay'
+          ? `Trial ${location.trialId} episode ${location.index}`
+          : location.view === 'not-found'
+            ? 'Not found'
+            : VIEWS.find((v) => v.id === location.view)?.label;
     document.title = label === undefined ? 'EMBER Workbench' : `${label} · EMBER Workbench`;
-  }, [location]);
+  }, [location.view, location.view === 'trial' || location.view === 'replay' ? location.trialId : 0, location.view === 'replay' ? location.index : 0]);
 
   const running = runs.data?.length ?? 0;
   return (
@@ -86,9 +97,20 @@ function renderView(location: Location, go: Navigate, defaultJobs: number | null
     case 'trial':
       return <TrialView trialId={location.trialId} go={go} />;
     case 'replay':
-      return <ReplayView key={`${location.trialId}/${location.index}`} trialId={location.trialId} index={location.index} go={go} />;
+      return (
+        <ReplayView
+          key={`${location.trialId}/${location.index}`}
+          trialId={location.trialId}
+          index={location.index}
+          step={location.step ?? 0}
+          onStep={(step) => replaceLocation({ view: 'replay', trialId: location.trialId, index: location.index, step })}
+          go={go}
+        />
+      );
     case 'compare':
-      return <CompareView />;
+      return <CompareView key={`${location.a?.join(',') ?? ''}/${location.b?.join(',') ?? ''}`} chosen={location} go={go} />;
+    case 'not-found':
+      return <NotFoundView hash={location.hash} what="page" go={go} />;
     case 'leaderboard':
       return <LeaderboardView go={go} />;
     case 'generate':

@@ -1,4 +1,4 @@
-/** The views of the workbench, and the one remembered between launches. */
+/** The views of the workbench, and the places of the app (routes.ts gives each its address). */
 
 export const VIEWS = [
   { id: 'overview', label: 'Project', key: '1' },
@@ -14,38 +14,14 @@ export const VIEWS = [
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 
-/** Where the app is: a view, or one trial's page. */
+/** Where the app is: a view, one trial's page, a replay, a comparison, or an address that names nothing (routes.ts gives each its URL). */
 export type Location =
-  | { readonly view: ViewId }
+  | { readonly view: Exclude<ViewId, 'compare'> }
+  | { readonly view: 'compare'; readonly a?: readonly number[]; readonly b?: readonly number[]; readonly episode?: number }
   | { readonly view: 'trial'; readonly trialId: number }
-  | { readonly view: 'replay'; readonly trialId: number; readonly index: number };
-
-const STORAGE_KEY = 'ember.location';
+  | { readonly view: 'replay'; readonly trialId: number; readonly index: number; readonly step?: number }
+  | { readonly view: 'not-found'; readonly hash: string };
 
 export function isViewId(value: unknown): value is ViewId {
   return VIEWS.some((v) => v.id === value);
-}
-
-export function loadLocation(): Location {
-  try {
-    const raw: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    if (typeof raw === 'object' && raw !== null) {
-      const { view, trialId } = raw as { view?: unknown; trialId?: unknown };
-      if (view === 'trial' && typeof trialId === 'number' && Number.isInteger(trialId) && trialId > 0) return { view, trialId };
-      const { index } = raw as { index?: unknown };
-      if (view === 'replay' && typeof trialId === 'number' && Number.isInteger(trialId) && trialId > 0 && typeof index === 'number' && Number.isInteger(index) && index >= 0) return { view, trialId, index };
-      if (isViewId(view)) return { view };
-    }
-  } catch {
-    // storage unavailable or garbled: start at the project overview
-  }
-  return { view: 'overview' };
-}
-
-export function saveLocation(location: Location): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(location));
-  } catch {
-    // private mode or full storage: the app still works, it just will not remember
-  }
 }

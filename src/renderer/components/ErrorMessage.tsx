@@ -22,6 +22,9 @@ export function adviceFor(kind: ApiErrorKind): string {
       return 'It is no longer in the archive: go back to the list and reload.';
     case 'conflict':
       return 'Something else holds it (another run, or another workbench on the same archive): wait for it to finish or close the other one.';
+    case 'unavailable':
+      // Port and token stay the same from launch to launch, so this page and its links work again once it runs.
+      return 'Start `emberbench serve` again, then open the address it prints (or use this page again: its address stays valid).';
     case 'internal':
       return 'This is a bug in the workbench: reload the page; if it happens again, report it with the message above.';
   }

@@ -43,7 +43,7 @@ export function createHttpTransport(base: string = '', headers: Readonly<Record<
           body: JSON.stringify(input ?? {}),
         });
       } catch {
-        return fail('internal', 'The workbench server does not answer. Is `emberbench serve` still running? Start it again and reload this page.');
+        return fail('unavailable', 'The workbench server does not answer: `emberbench serve` was stopped, or its computer sleeps.');
       }
       if (response.status !== 200) return httpFailure(response.status);
       try {

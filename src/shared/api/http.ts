@@ -9,7 +9,7 @@
  *   procedure's limit 413, a body that stops arriving 408.
  * - Events arrive as server-sent events on `GET api/events`: each message's
  *   `event` is the event name and its `data` the JSON payload.
- * - Authentication: the URL the server prints carries the per-launch token
+ * - Authentication: the URL the server prints carries the access token (kept between launches)
  *   (`/?token=...`); the first page load exchanges it for an HttpOnly,
  *   SameSite=Strict cookie named after the server's port and scoped to the
  *   app's path (`/s/<id>/`, derived from the token), and redirects there.

@@ -20,6 +20,7 @@ export type ApiErrorKind =
   | 'not_found' // no such trial, suite, pack, manifest or run
   | 'conflict' // e.g. the archive is in use by another process, a run is already active
   | 'bad_request' // the call itself is malformed: unknown procedure or input failing its schema
+  | 'unavailable' // the browser-mode server does not answer (stopped): a transport's error, never a service's
   | 'internal'; // a bug: the message says so
 
 export interface ApiError {

@@ -6,7 +6,7 @@
  * side by side in lockstep, and the official exports of both.
  */
 
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useFocusOn } from '../../a11y/focus.js';
 import { rowKeys } from '../../a11y/row-keys.js';
 import type { ComparisonArtifact, PairedEpisode } from '../../../core/scoring/compare.js';
@@ -16,6 +16,8 @@ import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { approx, points } from '../../components/format.js';
 import { BundleExport, downloadCsv } from '../../components/BundleExport.js';
 import { LockstepReplay } from './LockstepReplay.js';
+import type { Navigate } from '../../app/navigate.js';
+import { CopyLink } from '../../components/CopyLink.js';
 import '../../replay/replay.css';
 import { TRIAL_OUTCOMES } from '../../app/archive-changes.js';
 
@@ -76,7 +78,14 @@ function sortPaired(episodes: readonly PairedEpisode[], order: Order): PairedEpi
   return rows;
 }
 
-export function CompareView() {
+/** What the address names: the trials of each side and the episode replayed (router.ts). */
+export interface ComparePlace {
+  readonly a?: readonly number[];
+  readonly b?: readonly number[];
+  readonly episode?: number;
+}
+
+export function CompareView({ chosen, go }: { chosen: ComparePlace; go: Navigate }) {
   const api = useApi();
   const trials = useQuery((a) => a['trials.list']({ limit: 1000, sort: 'created', direction: 'desc' }), 'compare-trials', TRIAL_OUTCOMES);
   const scored = (trials.data?.rows ?? []).filter((t) => t.score !== null);
@@ -88,7 +97,24 @@ export function CompareView() {
   const action = useAction<TrialComparison>();
   const [result, setResult] = useState<{ a: number[]; b: number[]; comparison: TrialComparison } | null>(null);
   const [order, setOrder] = useState<Order>('asc');
-  const [episode, setEpisode] = useState<number | null>(null);
+  // The address is the comparison: Compare moves to it, and every address (typed, copied, Back, Forward) is compared here.
+  const chosenA = (chosen.a ?? []).join(',');
+  const chosenB = (chosen.b ?? []).join(',');
+  useEffect(() => {
+    const ids = (text: string): number[] => (text === '' ? [] : text.split(',').map(Number));
+    const [wantA, wantB] = [ids(chosenA), ids(chosenB)];
+    setA(wantA);
+    setB(wantB);
+    if (wantA.length === 0 || wantB.length === 0) {
+      setResult(null);
+      return;
+    }
+    void action.run(() => api['compare.trials']({ a: wantA, b: wantB })).then((c) => setResult(c === null ? null : { a: wantA, b: wantB, comparison: c }));
+  }, [api, chosenA, chosenB]);
+  const episode = result === null ? null : (chosen.episode ?? null);
+  const setEpisode = (index: number): void => {
+    if (result !== null) go({ view: 'compare', a: result.a, b: result.b, episode: index });
+  };
   const artifact = result?.comparison.artifact;
   const paired = useMemo(() => (artifact === undefined ? [] : sortPaired(artifact.episodes, order)), [artifact, order]);
   // Focus follows the action: to the result after Compare, to the message when refused, to the replay of a chosen episode.
@@ -110,8 +136,9 @@ export function CompareView() {
         className="card form"
         onSubmit={(e) => {
           e.preventDefault();
-          setEpisode(null);
-          void action.run(() => api['compare.trials']({ a, b })).then((c) => setResult(c === null ? null : { a: [...a], b: [...b], comparison: c }));
+          if (a.join(',') === chosenA && b.join(',') === chosenB && chosen.episode === undefined) {
+            void action.run(() => api['compare.trials']({ a, b })).then((c) => setResult(c === null ? null : { a: [...a], b: [...b], comparison: c }));
+          } else go({ view: 'compare', a: [...a], b: [...b] });
         }}
       >
         <div className="split">
@@ -142,6 +169,7 @@ export function CompareView() {
               <span className={`outcome-badge ${artifact.outcome}`} data-testid="compare-outcome">
                 {artifact.outcome}
               </span>
+              <CopyLink />
             </div>
             <p>{OUTCOME_TEXT[artifact.outcome]}</p>
             <p data-testid="compare-delta">

@@ -9,6 +9,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '../../app/api-context.js';
 import type { Navigate } from '../../app/navigate.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
+import { CopyLink } from '../../components/CopyLink.js';
+import { NotFoundView } from '../not-found/NotFoundView.js';
 import { Busy } from '../../components/ProgressBar.js';
 import { PlaybackClock } from '../../replay/clock.js';
 import type { EpisodeSource, LoadedEpisode } from '../../replay/episode-data.js';
@@ -61,17 +63,51 @@ export function useLoadedEpisode(replay: EpisodeSource | null): LoadedEpisode | 
   return loaded;
 }
 
-export function ReplayView({ trialId, index, go }: { trialId: number; index: number; go: Navigate }) {
+/**
+ * `step` is where the address says to start (router.ts); `onStep` hears the
+ * step once the playback rests on it, so that the address (and Copy link)
+ * names the step on screen.
+ */
+/** Reports the step a paused playback rests on (not every frame while it plays: the address is replaced, not spammed). */
+function useStepInAddress(clock: PlaybackClock, ready: boolean, onStep: (step: number) => void): void {
+  const ref = useRef(onStep);
+  ref.current = onStep;
+  useEffect(() => {
+    if (!ready) return;
+    let last = -1;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = clock.subscribe((c) => {
+      if (c.playing || c.step === last) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        last = c.step;
+        ref.current(c.step);
+      }, 150);
+    });
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [clock, ready]);
+}
+
+export function ReplayView({ trialId, index, step, onStep, go }: { trialId: number; index: number; step: number; onStep: (step: number) => void; go: Navigate }) {
   const q = useQuery((a) => a['episodes.replay']({ trialId, index }), `${trialId}/${index}`, [{ trialId }]);
   const loaded = useLoadedEpisode(q.data);
   const steps = loaded?.ok === true ? loaded.data.frames.steps : 0;
   const clock = useMemo(() => new PlaybackClock(0), []);
-  useEffect(() => clock.setMax(steps), [clock, steps]);
+  useEffect(() => {
+    clock.setMax(steps);
+    // Once the episode is known: the step the address names (clamped by the clock to the episode's length).
+    if (steps > 0 && step > 0) clock.seek(step);
+  }, [clock, steps]);
+  useStepInAddress(clock, steps > 0, onStep);
   useEffect(() => () => clock.dispose(), [clock]);
   useReplayKeys(clock);
   const scene = useRef<ReplayScene | null>(null);
   const [ready, setReady] = useState(false);
   const r = q.data;
+  if (r === null && q.error?.kind === 'not_found' && q.error.field === 'trialId') return <NotFoundView hash={window.location.hash} what="trial" go={go} />;
   return (
     <section className="view replay-view">
       <header className="view-header">
@@ -82,6 +118,7 @@ export function ReplayView({ trialId, index, go }: { trialId: number; index: num
           Replay: episode {index}
           {r !== null ? ` · ${r.scenarioId}` : ''}
         </h1>
+        <CopyLink />
         {r !== null && (
           <p>
             {r.modelId} · trial {trialId} {loaded?.ok === true ? `· ${loaded.data.title} · authenticated by replay (record ${loaded.data.frames.people} people, ${steps} steps, ${loaded.data.terminationReason})` : ''}

@@ -17,6 +17,8 @@ import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
 import { TrialIntegrity } from './TrialIntegrity.js';
 import { TrialReview } from './TrialReview.js';
+import { CopyLink } from '../../components/CopyLink.js';
+import { NotFoundView } from '../not-found/NotFoundView.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId), [{ trialId }]);
@@ -29,6 +31,8 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   });
   const d = detail.data;
   const report = d?.report;
+  // A link to a trial this archive does not hold (deleted, another archive, a typo) is a place, not an error.
+  if (d === null && detail.error?.kind === 'not_found') return <NotFoundView hash={window.location.hash} what="trial" go={go} />;
   return (
     <section className="view">
       <header className="view-header">
@@ -45,6 +49,7 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             {dateTime(d.trial.created)}
           </p>
         )}
+        <CopyLink />
       </header>
       <ErrorMessage error={detail.error} />
       {/* Not while it runs (every committed episode changes it); also when the trial's page cannot load, which damage can cause. */}
