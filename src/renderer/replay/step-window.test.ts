@@ -19,7 +19,7 @@ const observation: Observation = {
 describe('stepWindow', () => {
   it('draws the observation around a person: fire, other people, exits, walls, and blanks off the map', () => {
     expect(stepWindow(observation, 'p0000', 2)).toEqual(['     ', '#####', '#.@.E', '#*.P#', '#####']);
-    expect(stepWindow(observation, 'p0002', 1)).toEqual(['..E', '.@#', '###']);
+    expect(stepWindow(observation, 'p0002', 1)).toEqual(['P.E', '.@#', '###']);
   });
 
   it('is null for a person the observation does not list', () => {
