@@ -95,7 +95,9 @@ describe.skipIf(missing !== null)('models: history chart, several models, step v
     // Keyboard: Tab to the second point, Enter opens its trial.
     await tabTo(page, `.history-point[data-trial="${secondA}"]`);
     await page.keyboard.press('Enter');
-    await h1(`Trial ${secondA}`);
+    await page.getByTestId('headline-score').waitFor({ timeout: 60_000 });
+    await h1(fx.modelA);
+    expect(JSON.parse((await page.evaluate(`localStorage.getItem('ember.location')`)) as string)).toEqual({ view: 'trial', trialId: secondA });
     expect(pageErrors).toEqual([]);
   });
 
@@ -117,7 +119,7 @@ describe.skipIf(missing !== null)('models: history chart, several models, step v
     await expect.poll(() => result.getByTestId('models-families').locator('rect').count()).toBeGreaterThanOrEqual(3 * 2);
     expect(await result.getByTestId('models-scores').locator('circle').count()).toBe(3);
     expect(await axeViolations(page)).toEqual([]);
-    await shot('compare');
+    await result.screenshot({ path: join(SHOTS, 'models-compare.png') });
     expect(pageErrors).toEqual([]);
   });
 

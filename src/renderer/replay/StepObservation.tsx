@@ -9,6 +9,7 @@
 import { useMemo, useState } from 'react';
 import { observationAt, personStepAt, type PersonStep } from '../../core/replay/step-observation.js';
 import { personId } from '../../core/sim/observation.js';
+import { count } from '../components/format.js';
 import type { EpisodeData } from './episode-data.js';
 import { actionWords, stepWindow, WINDOW_KEY } from './step-window.js';
 
@@ -60,7 +61,7 @@ export function StepObservation({ data, person, step }: { data: EpisodeData; per
         </dd>
         <dt>Also in it</dt>
         <dd>
-          step {observation.step} of max_steps {observation.max_steps}; {observation.burning.length} burning cells; {observation.exits.length} exit cells; evacuated {observation.evacuated}, dead {observation.dead}
+          step {observation.step} of max_steps {observation.max_steps}; {count(observation.burning.length, 'burning cell')}; {count(observation.exits.length, 'exit cell')}; evacuated {observation.evacuated}, dead {observation.dead}
         </dd>
       </dl>
       {around !== null && (

@@ -11,7 +11,7 @@ import { colourOf } from './chart-geometry.js';
 
 const LABEL = 200;
 const SCALE = 360;
-const VALUE = 120;
+const VALUE = 280;
 const WIDTH = LABEL + SCALE + VALUE;
 const x = (score: string) => LABEL + (Math.min(100, Math.max(0, approx(score))) / 100) * SCALE;
 

@@ -113,7 +113,8 @@ function Several({ ticked, go }: { ticked: readonly string[]; go: Navigate }) {
   return (
     <div className="card" data-testid="models-compare">
       <div className="card-head">
-        <h2>Compare {ticked.length} models</h2>
+        <h2>Compare several models</h2>
+        <span className="muted small">{ticked.length} ticked</span>
       </div>
       <ErrorMessage error={histories.error} />
       {ticked.length < 2 ? (
