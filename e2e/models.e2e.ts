@@ -20,7 +20,7 @@ import { parseScenarioText } from '../src/core/world/scenario.js';
 import type { WorkbenchApi } from '../src/shared/api/client.js';
 import { axeViolations, tabTo } from './axe.js';
 import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
-import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
+import { apiOf, fillArchive, must, waitForTrial, type ReviewFixture } from './review-setup.js';
 import { ROOT, startServe, type ServeProcess } from './server.js';
 
 const SHOTS = join(ROOT, 'e2e', 'screenshots');
@@ -54,12 +54,8 @@ describe.skipIf(missing !== null)('models: history chart, several models, step v
     const pack = must(await api['packs.list']({}), 'packs').find((p) => p.packId === packId)!;
     const run = async (modelId: string, agent: string) => {
       const { trialId } = must(await api['runs.start']({ manifestHash, packDigest: pack.packDigest, agent: { kind: 'builtin', id: agent }, modelId, jobs: 2 }), `run ${modelId}`);
-      for (const until = Date.now() + 180_000; ; ) {
-        const t = must(await api['trials.get']({ trialId }), 'trial');
-        if (t.trial.status !== 'running' && t.report !== null) return trialId;
-        if (Date.now() > until || t.trial.status !== 'running') throw new Error(`trial ${trialId} of ${modelId} did not finish scored (${t.trial.status})`);
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      await waitForTrial(api, trialId, 180_000);
+      return trialId;
     };
     trialC = await run(MODEL_C, 'nearest-exit-greedy-v1');
     // A second trial of model A, with another agent's moves: its history has two different points.
