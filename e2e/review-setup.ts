@@ -30,7 +30,7 @@ export interface ReviewFixture {
   readonly unofficialTrial: number | null;
 }
 
-async function waitForTrial(api: WorkbenchApi, trialId: number, timeoutMs: number): Promise<void> {
+export async function waitForTrial(api: WorkbenchApi, trialId: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const detail = must(await api['trials.get']({ trialId }), `trial ${trialId}`);

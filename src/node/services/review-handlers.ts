@@ -16,13 +16,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
-import { buildLeaderboard } from '../../core/scoring/leaderboard.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
+import type { ScoreReport } from '../../core/scoring/report.js';
 import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput, SignerView } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { artifactSize, getArtifact } from '../archive/artifacts.js';
-import { getTrialDbRow, scoredTrialRows, trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { getTrialDbRow, scoredTrialRows, type TrialDbRow } from '../archive/queries.js';
+import { leaderboardGroup } from './leaderboard-group.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../jobs/off-thread.js';
 import type { ResultText } from '../jobs/review-jobs.js';
@@ -40,19 +41,20 @@ export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedI
 
 const text = (bytes: Buffer): string => bytes.toString('utf8');
 
-function trialRow(archive: Archive, trialId: number, field: string): TrialDbRow {
+export function trialRow(archive: Archive, trialId: number, field: string): TrialDbRow {
   const row = getTrialDbRow(archive, trialId);
   if (row === undefined) throw new ServiceError('not_found', `${field}: no trial ${trialId} in the archive`, field);
   return row;
 }
 
 /** The score report of a scored trial, read strictly. */
-function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: string; view: ReportView } {
+export function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: string; view: ReportView; report: ScoreReport } {
   if (row.report_digest === null) {
     throw new ServiceError('usage', `${field}: trial ${row.trial_id} (${row.model_id}) has no score report yet: it is ${row.status}`, field);
   }
   const reportText = text(getArtifact(archive, row.report_digest));
-  return { text: reportText, view: reportView(parseScoreReportText(reportText, `trial ${row.trial_id} score report`)) };
+  const loaded = parseScoreReportText(reportText, `trial ${row.trial_id} score report`);
+  return { text: reportText, view: reportView(loaded), report: loaded.report };
 }
 
 function bundleSummary(dir: string, index: BundleIndex, signatures: readonly SignerView[] | null): BundleSummary {
@@ -170,32 +172,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
       const boards: LeaderboardGroup[] = [...groups.values()].map((g) => {
         const entries = [...g.latest.values()];
         const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
-        if (entries.length < 2) {
-          const row = entries[0]!;
-          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
-        }
-        const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
-        return {
-          target: g.target,
-          official: g.official,
-          manifestHash: g.manifestHash,
-          board,
-          rows: board.entries.map((e) => {
-            const row = entries.find((r) => r.model_id === e.model_id)!;
-            return {
-              rank: e.rank,
-              modelId: e.model_id,
-              trialIds: [row.trial_id],
-              score: e.score,
-              scoreRounded: e.score_display,
-              intervalLow: row.interval_low,
-              intervalHigh: row.interval_high,
-              vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
-              isolation: trialRowOf(row).isolation,
-              signers: signersOf(row.trial_id),
-            };
-          }),
-        };
+        return leaderboardGroup({ target: g.target, official: g.official, manifestHash: g.manifestHash }, entries, views, resamples, signersOf);
       });
       boards.sort((x, y) => Number(y.official) - Number(x.official) || x.target.localeCompare(y.target));
       return { boards };

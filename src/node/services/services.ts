@@ -48,6 +48,7 @@ import { generateHandlers } from './generate-handlers.js';
 import { integrityHandlers } from './integrity-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
+import { modelHandlers } from './model-handlers.js';
 import { RunManager } from './runs.js';
 import { AppSigning, signingHandlers } from './signing-store.js';
 
@@ -211,6 +212,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
       return { lines: await transcriptLines(archive, trialId, index) };
     },
     ...reviewHandlers(archive, opts.entryPoints.archiveWorker, undefined, signing),
+    ...modelHandlers(archive, (trialId) => signing.trialSigners(archive, trialId)),
     ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), (trialId) => changed({ kind: 'trial', trialId, what: 'details' })),
     ...signingHandlers(signing),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.

@@ -16,6 +16,7 @@ import { TrialView } from '../views/trial/TrialView.js';
 import { ReplayView } from '../views/replay/ReplayView.js';
 import { CompareView } from '../views/compare/CompareView.js';
 import { LeaderboardView } from '../views/leaderboard/LeaderboardView.js';
+import { ModelsView } from '../views/models/ModelsView.js';
 import { GenerateView } from '../views/generate/GenerateView.js';
 import { SigningView } from '../views/signing/SigningView.js';
 import { TRIAL_LISTS } from './archive-changes.js';
@@ -117,5 +118,7 @@ function renderView(location: Location, go: Navigate, defaultJobs: number | null
       return <GenerateView go={go} />;
     case 'signing':
       return <SigningView />;
+    case 'models':
+      return <ModelsView go={go} />;
   }
 }

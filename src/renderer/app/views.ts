@@ -10,6 +10,7 @@ export const VIEWS = [
   { id: 'leaderboard', label: 'Leaderboard', key: '7' },
   { id: 'generate', label: 'Generate', key: '8' },
   { id: 'signing', label: 'Signing keys', key: '9' },
+  { id: 'models', label: 'Models', key: '0' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

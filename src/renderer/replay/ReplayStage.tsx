@@ -13,6 +13,7 @@ import type { PlaybackClock } from './clock.js';
 import { LOSS_AVOIDABLE, LOSS_UNAVOIDABLE, outcomeOf, referenceText, type EpisodeData } from './episode-data.js';
 import { cssColor, LEGEND } from './palette.js';
 import { ReplayCanvas } from './ReplayCanvas.js';
+import { StepObservation } from './StepObservation.js';
 import { useClockStep } from './ReplayControls.js';
 import type { ReplayScene, SceneOptions } from './scene.js';
 import './replay.css';
@@ -152,6 +153,7 @@ export function ReplayStage({ data, clock, label, height, onScene }: ReplayStage
           />
         )}
       </div>
+      {selected !== null && <StepObservation data={data} person={selected} step={step} />}
       <p id={textId} className="visually-hidden" data-testid="replay-step-text">
         {replayStepText(data.frames, s, selected)}
       </p>

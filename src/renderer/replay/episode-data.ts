@@ -12,7 +12,7 @@ import { decodeRecordFrames, type RecordFrames } from '../../core/replay/record-
 import type { PeopleEvidence } from '../../core/scoring/episode-evaluation.js';
 import { computeReferences, dangerZoneOnset, NO_ESCAPE } from '../../core/scoring/references.js';
 import { parseRecordText } from '../../core/sim/record-codec.js';
-import type { RunRecord } from '../../core/sim/record.js';
+import type { RecordStep, RunRecord } from '../../core/sim/record.js';
 import { replayRecord } from '../../core/sim/authenticate-record.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
@@ -37,6 +37,10 @@ export interface DecodedEpisode {
   readonly scenarioText: string;
   readonly seed: string;
   readonly terminationReason: string;
+  /** H, the scenario's step limit (the observation's max_steps). */
+  readonly maxSteps: number;
+  /** Each step's action and moved strings, kept from the record for the step view (step-observation.ts). */
+  readonly trajectory: readonly Pick<RecordStep, 'actions' | 'moved'>[];
   /** The map (walls, floor, exits). */
   readonly grid: Grid;
   /** The record's outcome per person: [outcome, step]. */
@@ -129,6 +133,8 @@ export function decodeEpisode(replay: EpisodeSource): DecodedOrFailed {
       scenarioText: replay.scenarioText,
       seed: record.seed,
       terminationReason: record.termination_reason,
+      maxSteps: scenario.maxSteps,
+      trajectory: record.trajectory.map((t) => ({ actions: t.actions, moved: t.moved })),
       grid: scenario.grid,
       outcomes: record.outcomes,
       frames,

@@ -22,7 +22,10 @@ import type {
   Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialIntegrity, TrialRow, ValidationReport,
 } from './views.js';
 
+import type { ModelHistory, ModelsComparison, ModelSummary } from './model-views.js';
+
 export * from './views.js';
+export * from './model-views.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits');
 const trialId = z.number().int().positive();
@@ -165,6 +168,15 @@ export const schemas = {
   }),
   /** Every model with a score report, in scoring-v1.0.md section 8 order, per pack (official) and per suite (unofficial). */
   leaderboard: z.strictObject({ resamples: z.number().int().min(1).max(1_000_000).default(2000) }),
+  /** Every model with a trial in the archive, in name order. */
+  'models.list': z.strictObject({}),
+  /** One model's scored trials in time order (its history chart). */
+  'models.history': z.strictObject({ modelId: z.string().min(1).max(1000) }),
+  /**
+   * Several models at once (scored trials, one per model, of one manifest and target): the leaderboard
+   * of those trials, as the Leaderboard view ranks them, and each one's family scores.
+   */
+  'models.compare': z.strictObject({ trialIds: z.array(trialId).min(2).max(20), resamples: z.number().int().min(1).max(1_000_000).default(2000) }),
   /** Writes an official bundle (docs/bundles.md) of one or two models' trials into a new folder. */
   'export.bundle': z.strictObject({
     a: z.array(trialId).min(1).max(20),
@@ -229,6 +241,9 @@ export interface Outputs {
   'episodes.transcript': { readonly lines: readonly TranscriptLine[] };
   'compare.trials': TrialComparison;
   leaderboard: { readonly boards: readonly LeaderboardGroup[] };
+  'models.list': readonly ModelSummary[];
+  'models.history': ModelHistory;
+  'models.compare': ModelsComparison;
   'export.bundle': BundleSummary;
   'export.verifyBundle': BundleSummary;
   'export.htmlReport': { readonly file: string; readonly bytes: number; readonly sha256: string };

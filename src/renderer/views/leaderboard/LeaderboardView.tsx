@@ -19,7 +19,7 @@ import { points, shortHash } from '../../components/format.js';
 import '../../replay/replay.css';
 import { TRIAL_OUTCOMES } from '../../app/archive-changes.js';
 
-function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
+export function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) {
   const board = group.board;
   const adjacent = (rank: number): AdjacentComparison | undefined => board?.adjacent.find((c) => c.rank_a === rank);
   return (
