@@ -6,7 +6,7 @@
  *
  * Routes:
  *   #/                         the project overview (also #/overview)
- *   #/suites #/manifests #/run #/trials #/leaderboard #/generate #/signing
+ *   #/suites #/manifests #/run #/trials #/leaderboard #/models #/generate #/signing
  *   #/trials/12                trial 12
  *   #/trials/12/episodes/3     the replay of episode 3 of trial 12
  *   #/trials/12/episodes/3?step=40   ... at step 40
@@ -57,6 +57,7 @@ export function hashOf(location: Location): string {
     case 'leaderboard':
     case 'generate':
     case 'signing':
+    case 'models':
       return `#/${location.view}`;
   }
 }
