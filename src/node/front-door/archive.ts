@@ -15,3 +15,4 @@ export { runScoreJob } from '../jobs/score-job.js';
 export { readSuiteFolder, storeSuite } from '../archive/inputs-store.js';
 export { listTrials } from '../archive/queries.js';
 export { readTextInput } from '../inputs.js';
+export { deleteTrialFromArchive } from '../jobs/delete-trial.js';
