@@ -17,6 +17,7 @@ import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
 import { TrialIntegrity } from './TrialIntegrity.js';
 import { TrialReview } from './TrialReview.js';
+import { AnnotationsCard, DeletePanel, RunLogCard } from './TrialHousekeeping.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId), [{ trialId }]);
@@ -43,6 +44,13 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             {d.trial.official ? ' · ' : ''}
             {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
             {dateTime(d.trial.created)}
+            {d.trial.durationMs === null ? '' : ` · ran ${duration(d.trial.durationMs)}`}
+            {d.trial.label === '' ? '' : ` · “${d.trial.label}”`}
+            {d.trial.tags.map((tag) => (
+              <span key={tag} className="pill tag">
+                {tag}
+              </span>
+            ))}
           </p>
         )}
       </header>
@@ -112,8 +120,11 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             </details>
           )}
           <EpisodeTable trialId={trialId} families={report?.families.map((f) => f.family) ?? []} onOpen={(e) => go({ view: 'replay', trialId, index: e.index })} />
+          <AnnotationsCard detail={d} />
+          <RunLogCard log={d.log} durationMs={d.trial.durationMs} />
           <ExportPanel trialId={trialId} />
           <TrialReview trialId={trialId} official={d.trial.official} />
+          <DeletePanel trial={d.trial} onDeleted={() => go({ view: 'trials' })} />
         </>
       )}
     </section>
