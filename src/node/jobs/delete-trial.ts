@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutputError, ValidationError } from '../../core/errors.js';
 import { Archive } from '../archive/archive.js';
-import { deleteTrial, reclaimSpace, type DeletedTrial, type DeleteOutcome } from '../archive/trial-housekeeping.js';
+import { archiveSpace, deleteTrial, reclaimSpace, type DeletedTrial, type DeleteOutcome } from '../archive/trial-housekeeping.js';
 
 /** Where the language-model adapter keeps a trial's transcripts (services/llm-runs.ts transcriptDirOf). */
 export function trialTranscriptDir(archive: Archive, trialId: number): string {
@@ -29,7 +29,14 @@ export function deleteTrialAndReclaim(archive: Archive, trialId: number): TrialD
   const outcome = archive.write((w) => deleteTrial(w, trialId, new Date().toISOString()));
   if (outcome.kind !== 'deleted') return outcome;
   rmSync(trialTranscriptDir(archive, trialId), { recursive: true, force: true });
-  const space = archive.read(() => reclaimSpace(archive));
+  let space: { before: number; after: number };
+  try {
+    space = archive.read(() => reclaimSpace(archive));
+  } catch {
+    // VACUUM needs room for a copy: on a full disk the delete stands and the file keeps its size until a later delete.
+    const size = archive.read(() => archiveSpace(archive)).fileBytes;
+    space = { before: size, after: size };
+  }
   return { ...outcome, fileBytesBefore: space.before, fileBytesAfter: space.after };
 }
 
