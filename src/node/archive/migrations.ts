@@ -199,6 +199,10 @@ CREATE TABLE trial_log (
   message TEXT NOT NULL,
   PRIMARY KEY (trial_id, seq)
 ) WITHOUT ROWID;
+-- Deleting an artifact checks the foreign keys naming it: without these, every deleted record or metrics artifact
+-- scanned all episodes (25 s to delete one trial of a 16 MB archive).
+CREATE INDEX episodes_record ON episodes (record_digest) WHERE record_digest IS NOT NULL;
+CREATE INDEX episodes_metrics ON episodes (metrics_digest) WHERE metrics_digest IS NOT NULL;
 CREATE TABLE deleted_trials (
   trial_id INTEGER PRIMARY KEY,
   deleted TEXT NOT NULL

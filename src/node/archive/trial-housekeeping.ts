@@ -66,15 +66,23 @@ export function deleteTrial(archive: Archive, trialId: number, deletedAt: string
 
   statement(archive, 'DELETE FROM trials WHERE trial_id = ?').run(trialId);
   statement(archive, 'INSERT OR REPLACE INTO deleted_trials (trial_id, deleted) VALUES (?, ?)').run(trialId, deletedAt);
-  const list = JSON.stringify([...candidates]);
-  // One pass over the references (NOT IN builds its index once), not one scan per candidate. Kinds no table names
-  // (generation records) are never deleted here, even were their bytes a trial's.
-  const unused = `SELECT value FROM json_each(?) WHERE value NOT IN (${REFERENCED_DIGESTS})`;
-  const gone = statement<{ n: number; bytes: number }>(
-    archive,
-    `SELECT count(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM artifacts WHERE digest IN (${unused}) AND kind NOT IN ('generation-record', 'statistics')`,
-  ).get(list)!;
-  const deleted = statement(archive, `DELETE FROM artifacts WHERE digest IN (${unused}) AND kind NOT IN ('generation-record', 'statistics')`).run(list).changes;
+  // One scan of every reference column (an SQL NOT IN over the union was re-run per candidate: a minute on a 16 MB
+  // archive), then each unused candidate by its primary key. Kinds no table names (generation records) are never
+  // deleted here, even were their bytes a trial's.
+  const referenced = new Set(statement<{ digest: string }>(archive, REFERENCED_DIGESTS).all().map((r) => r.digest));
+  const artifact = statement<{ kind: string; size: number }>(archive, 'SELECT kind, size FROM artifacts WHERE digest = ?');
+  const remove = statement(archive, 'DELETE FROM artifacts WHERE digest = ?');
+  let deleted = 0;
+  let bytes = 0;
+  for (const digest of candidates) {
+    if (referenced.has(digest)) continue;
+    const a = artifact.get(digest);
+    if (a === undefined || a.kind === 'generation-record' || a.kind === 'statistics') continue;
+    remove.run(digest);
+    deleted += 1;
+    bytes += a.size;
+  }
+  const gone = { bytes };
   return { kind: 'deleted', trialId, modelId: row.model_id, episodes: episodes.length, artifactsDeleted: deleted, bytesDeleted: gone.bytes, artifactsKept: candidates.size - deleted };
 }
 
