@@ -1,5 +1,5 @@
 /**
- * `emberbench archive import | list | export | check`: the workbench
+ * `emberbench archive import | list | export | check | delete`: the workbench
  * archive from the command line (docs/archive.md). Import authenticates
  * every file first (like `evaluation verify` and `score`) and writes all of
  * them in one transaction, or nothing; list, export and check (without
@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { checkArchiveFile, defaultArchivePath, exportArchiveTrial, importIntoArchive, listArchiveTrials, type ArchiveCheckReport } from '../../node/front-door/archive.js';
+import { checkArchiveFile, defaultArchivePath, deleteTrialFromArchive, exportArchiveTrial, importIntoArchive, listArchiveTrials, type ArchiveCheckReport } from '../../node/front-door/archive.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
 
 const ARCHIVE_OPTION: OptionSpec = {
@@ -125,9 +125,18 @@ async function archiveCheck(args: ParsedArgs): Promise<Report> {
   return checkReportOf(archive, report);
 }
 
+async function archiveDelete(args: ParsedArgs, context: CommandContext): Promise<Report> {
+  const report = deleteTrialFromArchive(archivePathArgument(args), trialArgument(args.required('trial')));
+  const mb = (bytes: number): string => (bytes / 1_048_576).toFixed(1);
+  context.setHumanText?.(
+    `deleted trial ${report.trial} (${report.model_id}, ${report.episodes} episodes): ${report.artifacts_deleted} artifact(s) only it used removed, ${report.artifacts_kept} shared kept; archive ${mb(report.file_bytes_before)} MB -> ${mb(report.file_bytes_after)} MB\n`,
+  );
+  return { ...report };
+}
+
 export const archiveModule: CommandModule = {
   group: 'archive',
-  summary: 'the workbench archive: import CLI results, list trials, export a trial, check and repair',
+  summary: 'the workbench archive: import CLI results, list trials, export a trial, check and repair, delete a trial',
   commands: [
     {
       words: ['archive', 'import'],
@@ -176,6 +185,16 @@ export const archiveModule: CommandModule = {
       options: [ARCHIVE_OPTION, { name: 'repair', kind: 'flag', description: 'rebuild damaged results (and re-score damaged reports) when the rebuilt bytes have the recorded digest' }],
       examples: ['emberbench archive check', 'emberbench archive check --archive runs/archive.sqlite --repair --json'],
       run: (args) => archiveCheck(args),
+    },
+    {
+      words: ['archive', 'delete'],
+      summary: 'delete a trial and the artifacts only it used, then reclaim the space',
+      description:
+        "Deletes the trial (its episodes, score report, summary, operational record, signatures, label, notes, tags and run log) and every artifact that nothing else in the archive uses; artifacts another trial, suite, manifest or pack still uses stay. Then the file is compacted (VACUUM), so the space goes back to the disk. All of it is one transaction: the trial is gone whole, or not at all. Its number is never given to another trial. A trial marked running is refused (exit 6), as is an archive the app holds open (exit 6); a trial that is not there is exit 3. `archive check` passes afterwards.",
+      positionals: [],
+      options: [ARCHIVE_OPTION, { name: 'trial', kind: 'value', required: true, valueName: 'TRIAL', description: 'the trial number (archive list)' }],
+      examples: ['emberbench archive delete --trial 3', 'emberbench archive delete --archive runs/archive.sqlite --trial 3 --json'],
+      run: (args, context) => archiveDelete(args, context),
     },
   ],
 };

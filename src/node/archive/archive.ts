@@ -2,7 +2,8 @@
  * The archive: one SQLite file (db.ts) holding artifacts by digest
  * (artifacts.ts), the inputs (inputs-store.ts, catalog-queries.ts), trials
  * and episodes (trials-store.ts, queries.ts) and trial signatures
- * (trial-signatures.ts). An `Archive` is one connection; a writer's every
+ * (trial-signatures.ts), housekeeping (trial-housekeeping.ts: delete,
+ * labels, notes, tags, run log). An `Archive` is one connection; a writer's every
  * change is one transaction.
  *
  * The store: those modules (and db.ts, migrations.ts) are the only code

@@ -45,6 +45,13 @@ const FIXTURE_ROWS: Record<number, (a: Archive) => void> = {
     const db = rawDatabase(a);
     db.prepare('INSERT INTO trial_signatures VALUES (1, ?)').run(putText(a, 'signatures', 'signature set text\n'));
   },
+  6: (a) => {
+    const db = rawDatabase(a);
+    db.prepare(`UPDATE trials SET label = 'l', notes = 'n', run_ms = 5 WHERE trial_id = 1`).run();
+    db.prepare(`INSERT INTO trial_tags VALUES ('tag', 1)`).run();
+    db.prepare(`INSERT INTO trial_log VALUES (1, 1, 'now', 'warning', 'w')`).run();
+    db.prepare(`INSERT INTO deleted_trials VALUES (99, 'now')`).run();
+  },
 };
 
 describe('archive migrations', () => {
@@ -88,6 +95,33 @@ describe('archive migrations', () => {
       }
     });
   }
+
+  it('version 6 gives the trials of an older archive an empty label, notes and tags, no run time or log, and keeps every artifact', () => {
+    const path = fresh();
+    const old = Archive.open(path, { mode: 'write', targetVersion: 5 });
+    for (let v = 1; v <= 5; v++) FIXTURE_ROWS[v]!(old);
+    const artifacts = JSON.stringify(rawDatabase(old).prepare('SELECT * FROM artifacts ORDER BY digest').all());
+    old.close();
+    const a = Archive.open(path, { mode: 'write' });
+    try {
+      expect(rawDatabase(a).prepare('SELECT trial_id, label, notes, run_ms FROM trials ORDER BY trial_id').all()).toEqual([
+        { trial_id: 1, label: '', notes: '', run_ms: null },
+        { trial_id: 2, label: '', notes: '', run_ms: null },
+      ]);
+      expect(rawDatabase(a).prepare('SELECT count(*) AS n FROM trial_tags').get()).toEqual({ n: 0 });
+      expect(JSON.stringify(rawDatabase(a).prepare('SELECT * FROM artifacts ORDER BY digest').all())).toBe(artifacts);
+      expect(() => rawDatabase(a).prepare(`INSERT INTO trial_log VALUES (1, 1, 'now', 'debug', 'x')`).run()).toThrow(/CHECK constraint/);
+      expect(() => rawDatabase(a).prepare(`INSERT INTO trial_tags VALUES ('', 1)`).run()).toThrow(/CHECK constraint/);
+      // Tags and the log go with their trial.
+      FIXTURE_ROWS[6]!(a);
+      rawDatabase(a).prepare('DELETE FROM trial_signatures').run();
+      rawDatabase(a).prepare('DELETE FROM episodes WHERE trial_id = 1').run();
+      rawDatabase(a).prepare('DELETE FROM trials WHERE trial_id = 1').run();
+      expect(rawDatabase(a).prepare('SELECT (SELECT count(*) FROM trial_tags) + (SELECT count(*) FROM trial_log) AS n').get()).toEqual({ n: 0 });
+    } finally {
+      a.close();
+    }
+  });
 
   it('version 4 records the isolation level: builtin and adapter runs of older archives in_process, the rest unknown; only known levels', () => {
     const path = fresh();

@@ -174,12 +174,48 @@ CREATE TABLE trial_signatures (
 );
 `;
 
+// Housekeeping (docs/archive.md "Trial housekeeping"): what people write
+// about a trial (a label, notes, tags), how long its runs took and its run
+// log. None of it is in an artifact, a digest, a result or a score: a
+// change here changes no exported byte. `deleted_trials` keeps the numbers
+// of deleted trials so a number (a copied link, a note naming "trial 7")
+// never comes to mean another trial.
+const TRIAL_HOUSEKEEPING = `
+ALTER TABLE trials ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE trials ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+-- Wall time of the trial's runs in ms (a resume adds its own); NULL for an import or a trial run before this column.
+ALTER TABLE trials ADD COLUMN run_ms INTEGER CHECK (run_ms IS NULL OR run_ms >= 0);
+CREATE TABLE trial_tags (
+  tag TEXT NOT NULL CHECK (length(tag) BETWEEN 1 AND 40),
+  trial_id INTEGER NOT NULL REFERENCES trials (trial_id) ON DELETE CASCADE,
+  PRIMARY KEY (tag, trial_id)
+) WITHOUT ROWID;
+CREATE INDEX trial_tags_trial ON trial_tags (trial_id, tag);
+CREATE TABLE trial_log (
+  trial_id INTEGER NOT NULL REFERENCES trials (trial_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  level TEXT NOT NULL CHECK (level IN ('info', 'warning', 'failure')),
+  message TEXT NOT NULL,
+  PRIMARY KEY (trial_id, seq)
+) WITHOUT ROWID;
+-- Deleting an artifact checks the foreign keys naming it: without these, every deleted record or metrics artifact
+-- scanned all episodes (25 s to delete one trial of a 16 MB archive).
+CREATE INDEX episodes_record ON episodes (record_digest) WHERE record_digest IS NOT NULL;
+CREATE INDEX episodes_metrics ON episodes (metrics_digest) WHERE metrics_digest IS NOT NULL;
+CREATE TABLE deleted_trials (
+  trial_id INTEGER PRIMARY KEY,
+  deleted TEXT NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'artifacts, suites, manifests, packs', sql: ARTIFACTS_AND_INPUTS },
   { version: 2, name: 'trials and episodes', sql: TRIALS_AND_EPISODES },
   { version: 3, name: 'browsing indexes', sql: BROWSING_INDEXES },
   { version: 4, name: 'trial isolation level', sql: TRIAL_ISOLATION },
   { version: 5, name: 'result signatures', sql: TRIAL_SIGNATURES },
+  { version: 6, name: 'trial housekeeping: labels, notes, tags, run time, run log, deleted numbers', sql: TRIAL_HOUSEKEEPING },
 ];
 
 /** The schema version this build writes. */

@@ -83,7 +83,16 @@ export interface TrialDbRow {
   created: string;
   /** Migration 4: `sandboxed`, `none`, `in_process`, or null when not recorded. */
   isolation: NonNullable<TrialRow['isolation']> | null;
+  /** Migration 6 (trial-housekeeping.ts). */
+  label: string;
+  notes: string;
+  run_ms: number | null;
+  /** The trial's tags, one per line, in name order (TRIAL_SELECT); null when it has none. */
+  tags_text?: string | null;
 }
+
+/** A trial's row with its tags (one per line: a tag has no spaces or newlines). */
+const TRIAL_SELECT = "SELECT t.*, (SELECT group_concat(tag, char(10)) FROM (SELECT tag FROM trial_tags g WHERE g.trial_id = t.trial_id ORDER BY tag)) AS tags_text FROM trials t";
 
 export function trialRowOf(r: TrialDbRow): TrialRow {
   return {
@@ -110,11 +119,14 @@ export function trialRowOf(r: TrialDbRow): TrialRow {
     isolation: r.isolation ?? null,
     // Filled by the services, which hold the trust list (AppSigning.rowSigners).
     signers: [],
+    label: r.label,
+    tags: r.tags_text == null ? [] : r.tags_text.split('\n'),
+    durationMs: r.run_ms,
   };
 }
 
 export function getTrialDbRow(archive: Archive, trialId: number): TrialDbRow | undefined {
-  return statement<TrialDbRow>(archive, 'SELECT * FROM trials WHERE trial_id = ?').get(trialId);
+  return statement<TrialDbRow>(archive, `${TRIAL_SELECT} WHERE t.trial_id = ?`).get(trialId);
 }
 
 // Plain column order (SQLite puts NULL, an unscored row, first ascending and last descending), so every sort is an index walk.
@@ -147,11 +159,15 @@ export function listTrials(archive: Archive, q: ParsedInput<'trials.list'>): Pag
     where.push('t.trial_id IN (SELECT trial_id FROM trial_families WHERE family = ?)');
     params.push(f.family);
   }
+  if (f.tag !== undefined) {
+    where.push('t.trial_id IN (SELECT trial_id FROM trial_tags WHERE tag = ?)');
+    params.push(f.tag);
+  }
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const db = connectionOf(archive);
   const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM trials t ${clause}`).get(...params)!.n;
   const rows = db
-    .prepare<unknown[], TrialDbRow>(`SELECT t.* FROM trials t ${clause} ORDER BY ${orderBy(trialSortColumn(q.sort), q.direction, 't.trial_id')} LIMIT ? OFFSET ?`)
+    .prepare<unknown[], TrialDbRow>(`${TRIAL_SELECT} ${clause} ORDER BY ${orderBy(trialSortColumn(q.sort), q.direction, 't.trial_id')} LIMIT ? OFFSET ?`)
     .all(...params, q.limit, q.offset);
   return { rows: rows.map(trialRowOf), total };
 }

@@ -21,6 +21,7 @@ import { Rational } from '../../core/stats/rational.js';
 import type { TrialStatus } from '../../shared/api/contract.js';
 import { getArtifact, packArtifact, packArtifactAsync, putPacked, putText, utf8, type PackedArtifact } from './artifacts.js';
 import { statement, type Archive } from './archive.js';
+import { nextTrialId } from './trial-housekeeping.js';
 
 /** A trial's score report as `emberbench score` makes it: the report, its canonical text and the summary it prints. */
 export interface ScoredTrial {
@@ -57,10 +58,12 @@ export function roundedScore(value: string | null): string | null {
 export function insertTrial(archive: Archive, t: NewTrial): number {
   const info = statement(
       archive,
-      `INSERT INTO trials (model_id, manifest_hash, suite_id, pack_digest, pack_id, official, status, origin, agent_label, run_config, episodes_scheduled, created)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO trials (trial_id, model_id, manifest_hash, suite_id, pack_digest, pack_id, official, status, origin, agent_label, run_config, episodes_scheduled, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
+      // Past every deleted trial's number too: a number (a copied link) never comes to mean another trial.
+      nextTrialId(archive),
       t.modelId,
       t.manifestHash,
       t.manifest.suite.suite_id,

@@ -93,3 +93,4 @@ export async function checkArchiveFile(archivePath: string, repair: boolean): Pr
     archive.close();
   }
 }
+export { deleteTrialFromArchive } from '../jobs/delete-trial.js';

@@ -20,7 +20,6 @@
  * transcript.
  */
 
-import { join } from 'node:path';
 import { EmberError, fieldError, isEmberError, UsageError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json/canonical.js';
 import { readAgentConfig, type AgentConfig } from '../../core/llm/config.js';
@@ -32,6 +31,7 @@ import { createSlots } from '../agents/openai-chat/slots.js';
 import { readTranscript } from '../agents/openai-chat/transcript.js';
 import type { AgentSpec } from '../agents/spec.js';
 import type { Archive } from '../archive/archive.js';
+import { trialTranscriptDir } from '../jobs/delete-trial.js';
 import { ServiceError } from './dispatch.js';
 
 export type LlmChoice = Extract<AgentChoice, { kind: 'openai-chat' }>;
@@ -69,7 +69,7 @@ export function llmConfigOf(choice: LlmChoice): AgentConfig {
 
 /** Where the adapter writes trial `trialId`'s transcripts. */
 export function transcriptDirOf(archive: Archive, trialId: number): string {
-  return join(archive.cacheDir, 'transcripts', `trial-${trialId}`);
+  return trialTranscriptDir(archive, trialId);
 }
 
 /** The live counter of one launch of a trial: read for run.progress `usage`. */

@@ -25,6 +25,7 @@ import { runOffThread, scoreOffThread } from '../jobs/off-thread.js';
 import { scoreJobOf } from '../jobs/score-job.js';
 import { scoreStoredJobOf } from '../jobs/score-stored.js';
 import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
+import { addRunTime, appendTrialLog } from '../archive/trial-housekeeping.js';
 import { agentIsolation } from '../agents/local-operational.js';
 import { storeOperationalRecord } from './local-runs.js';
 import type { EntryPoints } from '../entry-points.js';
@@ -290,6 +291,9 @@ export class RunManager {
     // The isolation level the agent runs at (the sandbox probe its host makes in the workers), stored with the trial for the views.
     const isolation = agentIsolation(spec);
     this.archive.write((db) => setTrialIsolation(db, trialId, isolation));
+    const resumed = row.episodes_completed + row.episodes_failed > 0;
+    this.log(trialId, 'info', `${resumed ? 'resumed' : 'started'}: ${row.agent_label}, ${jobs} job(s), ${row.episodes_scheduled - row.episodes_completed - row.episodes_failed} episode(s) to run`);
+    if (isolation === 'none') this.log(trialId, 'warning', 'the agent runs with your full rights, not in a sandbox (bubblewrap is missing or refused): the score cannot show it saw only its observations');
     // The workers get the stored suite's bytes and load it themselves: no folder is written for them.
     const suiteDir = { files: storedSuiteFiles(this.archive, suite.hash), source: `archive:suite/${suite.hash.slice(0, 12)}` };
     const run: ActiveRun = {
@@ -357,6 +361,8 @@ export class RunManager {
         run.scheduled = p.scheduled;
         run.etaMs = p.etaMs;
         const detail = p.status === 'done' ? `${p.termination}, ${p.steps} steps` : p.failure;
+        // A failure's message ends with the agent's stderr tail, when its process wrote any.
+        if (p.status === 'failed') this.log(trialId, 'failure', `episode ${p.index} (${p.scenarioId}) failed: ${p.failure}`);
         this.progress(run, { state: 'running', episode: { index: p.index, scenarioId: p.scenarioId, status: p.status, detail } }, false);
       },
     }).then(
@@ -436,7 +442,34 @@ export class RunManager {
     }, PROGRESS_INTERVAL_MS - (now - run.lastEmit));
   }
 
+  /**
+   * Appends to the trial's run log (trial-housekeeping.ts). The log is for
+   * people, beside the trial: a write the archive refuses (a full disk)
+   * never fails or stops the run.
+   */
+  private log(trialId: number, level: 'info' | 'warning' | 'failure', message: string): void {
+    try {
+      this.archive.write((db) => appendTrialLog(db, trialId, { at: new Date().toISOString(), level, message }));
+    } catch {
+      // the run's own writes report a full disk
+    }
+  }
+
+  /** The run's wall time (added to the trial's: a resume adds its own) and how it ended, in the run log. */
+  private recordEnd(run: ActiveRun, extra: Pick<RunProgressEvent, 'state'> & Partial<RunProgressEvent>): void {
+    const wallMs = performance.now() - run.began;
+    try {
+      this.archive.write((db) => addRunTime(db, run.trialId, wallMs));
+    } catch {
+      // as in log()
+    }
+    const how = `${extra.state}: ${run.finished} of ${run.scheduled} episode(s) finished after ${(wallMs / 1000).toFixed(1)} s`;
+    if (extra.state === 'failed') this.log(run.trialId, 'failure', `${how}; ${extra.error?.kind ?? 'internal'}: ${extra.error?.message ?? ''}`);
+    else this.log(run.trialId, extra.state === 'incomplete' ? 'warning' : 'info', how);
+  }
+
   private end(run: ActiveRun, extra: Pick<RunProgressEvent, 'state'> & Partial<RunProgressEvent>): void {
+    this.recordEnd(run, extra);
     if (run.ticker !== undefined) clearInterval(run.ticker);
     run.ticker = undefined;
     this.active.delete(run.trialId);

@@ -28,6 +28,7 @@ import { getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, listEpisodes, listModelIds, listTrials, trialRowOf, type TrialDbRow } from '../archive/queries.js';
 import { runOffThread } from '../jobs/off-thread.js';
 import { interruptStaleRuns } from '../archive/trials-store.js';
+import { trialLog } from '../archive/trial-housekeeping.js';
 import type { EntryPoints } from '../entry-points.js';
 import { processScope } from '../lifetime.js';
 import {
@@ -45,6 +46,7 @@ import {
 } from './catalog.js';
 import { ServiceError, type Handlers } from './dispatch.js';
 import { generateHandlers } from './generate-handlers.js';
+import { housekeepingHandlers } from './housekeeping-handlers.js';
 import { integrityHandlers } from './integrity-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
@@ -90,6 +92,8 @@ function trialDetail(archive: Archive, row: TrialDbRow, signing: AppSigning): Tr
     report: json<TrialDetail['report']>(row.report_digest),
     summaryText: row.summary_digest === null ? null : getArtifact(archive, row.summary_digest).toString('utf8'),
     operational: json<TrialDetail['operational']>(row.operational_digest),
+    notes: row.notes,
+    log: trialLog(archive, row.trial_id),
   };
 }
 
@@ -215,6 +219,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     ...modelHandlers(archive, (trialId) => signing.trialSigners(archive, trialId)),
     ...integrityHandlers(archive, opts.entryPoints.archiveWorker, (trialId) => requireTrial(archive, trialId), (trialId) => changed({ kind: 'trial', trialId, what: 'details' })),
     ...signingHandlers(signing),
+    ...housekeepingHandlers(archive, { isActive: (trialId) => runs.isActive(trialId), shown: (row) => signed([shown(row)])[0]!, changed }),
     // The generator's shipped configurations sit beside the public suite: scenarios/generated/.
     ...generateHandlers(archive, join(opts.publicSuiteDir, '..', '..', 'generated', 'default.json'), () => changed({ kind: 'catalog', what: 'suites' })),
   };

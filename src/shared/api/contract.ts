@@ -115,11 +115,22 @@ export const schemas = {
         /** Trials with at least one episode of this family. */
         family: z.string().optional(),
         manifestHash: hex64.optional(),
+        /** Trials carrying this tag. */
+        tag: z.string().min(1).max(40).optional(),
       })
       .default({}),
     ...page,
   }),
   'trials.get': z.strictObject({ trialId }),
+  /** Every tag in use, with how many trials carry it (the Trials table's tag filter). */
+  'trials.tags': z.strictObject({}),
+  /** Replaces a trial's label, notes and tags: kept in the archive beside the trial, never in a result, a score or a digest. */
+  'trials.annotate': z.strictObject({ trialId, label: z.string().max(1000), notes: z.string().max(100_000), tags: z.array(z.string().max(100)).max(100) }),
+  /**
+   * Deletes a trial that is not running, with the artifacts nothing else uses, then gives the space back
+   * (docs/archive.md "Deleting a trial"). Its number is never given to another trial.
+   */
+  'trials.delete': z.strictObject({ trialId }),
   /** Reads back every stored artifact of a trial and checks that its episodes compose to its recorded result (docs/archive.md, archive check). */
   'trials.check': z.strictObject({ trialId }),
   /** Rebuilds a damaged trial's result from its stored episodes (and re-scores a damaged report) when the rebuilt bytes have the recorded digest. */
@@ -232,6 +243,9 @@ export interface Outputs {
   'runs.list': readonly RunStatus[];
   'trials.list': PageOf<TrialRow>;
   'trials.get': TrialDetail;
+  'trials.tags': readonly { readonly tag: string; readonly trials: number }[];
+  'trials.annotate': TrialRow;
+  'trials.delete': { readonly trialId: number; readonly episodes: number; readonly artifactsDeleted: number; readonly bytesDeleted: number; readonly artifactsKept: number; readonly fileBytesBefore: number; readonly fileBytesAfter: number };
   'trials.check': TrialIntegrity;
   'trials.repair': TrialIntegrity;
   'episodes.list': PageOf<EpisodeRow>;
@@ -285,11 +299,12 @@ export interface RunProgressEvent {
  * - a trial: `added` (started or imported), `progress` (episodes committed
  *   while it runs), `status` (it ended, was interrupted or resumed: its
  *   status, score and report), `details` (its operational record,
- *   signatures, or a repair);
+ *   signatures, or a repair), `annotations` (its label, notes or tags),
+ *   `deleted`;
  * - the catalog: a suite, a manifest or a pack was added.
  */
 export type ArchiveChange =
-  | { readonly kind: 'trial'; readonly trialId: number; readonly what: 'added' | 'progress' | 'status' | 'details' }
+  | { readonly kind: 'trial'; readonly trialId: number; readonly what: 'added' | 'progress' | 'status' | 'details' | 'annotations' | 'deleted' }
   | { readonly kind: 'catalog'; readonly what: 'suites' | 'manifests' | 'packs' };
 
 export interface Events {

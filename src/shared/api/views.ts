@@ -113,6 +113,20 @@ export interface TrialRow {
   readonly isolation?: 'sandboxed' | 'none' | 'in_process' | null;
   /** Operators' valid signatures of the trial's result (imported with it), with trust from the app's trust list; empty when unsigned. */
   readonly signers: readonly SignerView[];
+  /** What people wrote about the trial (docs/archive.md "Trial housekeeping"): never in a result, a score or a digest. */
+  readonly label: string;
+  readonly tags: readonly string[];
+  /** Wall time of the trial's runs in ms (a resume adds its own; display only); null for an import or an older run. */
+  readonly durationMs: number | null;
+}
+
+/** One line of a trial's run log: what its runs said (starts, failures with the agent's stderr tail, how they ended). */
+export interface TrialLogEntry {
+  readonly seq: number;
+  /** ISO 8601, UTC (display only). */
+  readonly at: string;
+  readonly level: 'info' | 'warning' | 'failure';
+  readonly message: string;
 }
 
 export interface TrialDetail {
@@ -123,6 +137,10 @@ export interface TrialDetail {
   readonly summaryText: string | null;
   /** The operational record, when there is one. */
   readonly operational: OperationalRecord | null;
+  /** The trial's notes (its label and tags are in `trial`). */
+  readonly notes: string;
+  /** The run log, oldest first (bounded: the last 200 entries of at most 4096 characters). */
+  readonly log: readonly TrialLogEntry[];
 }
 
 /** What is damaged in a trial: its result (or it names none), an episode's record or metrics, episodes that compose to another result, its manifest, score report, summary or operational record. */

@@ -19,6 +19,7 @@ import { TrialIntegrity } from './TrialIntegrity.js';
 import { TrialReview } from './TrialReview.js';
 import { CopyLink } from '../../components/CopyLink.js';
 import { NotFoundView } from '../not-found/NotFoundView.js';
+import { AnnotationsCard, DeletePanel, RunLogCard } from './TrialHousekeeping.js';
 
 export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
   const detail = useQuery((a) => a['trials.get']({ trialId }), String(trialId), [{ trialId }]);
@@ -47,6 +48,13 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             {d.trial.official ? ' · ' : ''}
             {d.trial.origin === 'import' ? 'imported' : 'run'}{' '}
             {dateTime(d.trial.created)}
+            {d.trial.durationMs === null ? '' : ` · ran ${duration(d.trial.durationMs)}`}
+            {d.trial.label === '' ? '' : ` · “${d.trial.label}”`}
+            {d.trial.tags.map((tag) => (
+              <span key={tag} className="pill tag">
+                {tag}
+              </span>
+            ))}
           </p>
         )}
         <CopyLink />
@@ -117,8 +125,11 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             </details>
           )}
           <EpisodeTable trialId={trialId} families={report?.families.map((f) => f.family) ?? []} onOpen={(e) => go({ view: 'replay', trialId, index: e.index })} />
+          <AnnotationsCard detail={d} />
+          <RunLogCard log={d.log} durationMs={d.trial.durationMs} />
           <ExportPanel trialId={trialId} />
           <TrialReview trialId={trialId} official={d.trial.official} />
+          <DeletePanel trial={d.trial} onDeleted={() => go({ view: 'trials' })} />
         </>
       )}
     </section>

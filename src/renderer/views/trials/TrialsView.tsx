@@ -12,14 +12,25 @@ import { Busy } from '../../components/ProgressBar.js';
 import { TrialScore } from '../../components/TrialScore.js';
 import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
-import { shortDateTime } from '../../components/format.js';
+import { duration, shortDateTime } from '../../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
 import { TRIAL_LISTS } from '../../app/archive-changes.js';
 
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
 
 const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
-  { id: 'model', label: 'Model', width: 'minmax(170px, 1.7fr)', sort: 'model', render: (t) => <span className="model" title={`${t.modelId} · ${t.agentLabel}`}>{t.modelId}</span> },
+  {
+    id: 'model',
+    label: 'Model',
+    width: 'minmax(170px, 1.7fr)',
+    sort: 'model',
+    render: (t) => (
+      <span className="model" title={`${t.modelId} · ${t.agentLabel}${t.label === '' ? '' : ` · ${t.label}`}`}>
+        {t.modelId}
+        {t.label === '' ? '' : <span className="muted"> · {t.label}</span>}
+      </span>
+    ),
+  },
   { id: 'suite', label: 'Suite', width: 'minmax(130px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
   { id: 'score', label: 'Score', width: '130px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
   { id: 'official', label: 'Official', width: '96px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
@@ -28,6 +39,8 @@ const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
   { id: 'dead', label: 'Dead', width: '60px', numeric: true, sort: 'dead', render: (t) => t.dead },
   { id: 'origin', label: 'Origin', width: '70px', render: (t) => t.origin },
   { id: 'isolation', label: 'Isolation', width: '104px', render: (t) => <IsolationBadge isolation={t.isolation} /> },
+  { id: 'tags', label: 'Tags', width: 'minmax(90px, 1fr)', render: (t) => <span title={t.tags.join(' ')}>{t.tags.map((tag) => <span key={tag} className="pill tag">{tag}</span>)}</span> },
+  { id: 'duration', label: 'Duration', width: '96px', numeric: true, render: (t) => (t.durationMs === null ? <span className="muted" title="imported, or run before durations were kept">–</span> : duration(t.durationMs)) },
   { id: 'created', label: 'Date', width: '150px', sort: 'created', render: (t) => shortDateTime(t.created) },
 ];
 
@@ -36,9 +49,10 @@ interface Filters {
   readonly status: '' | TrialStatus;
   readonly official: '' | 'yes' | 'no';
   readonly family: string;
+  readonly tag: string;
 }
 
-const NO_FILTERS: Filters = { model: '', status: '', official: '', family: '' };
+const NO_FILTERS: Filters = { model: '', status: '', official: '', family: '', tag: '' };
 const OFFICIAL_CHOICES: readonly FilterChoice<'yes' | 'no'>[] = [
   { value: 'yes', label: 'official only' },
   { value: 'no', label: 'unofficial only' },
@@ -47,6 +61,7 @@ const OFFICIAL_CHOICES: readonly FilterChoice<'yes' | 'no'>[] = [
 export function TrialsView({ go }: { go: Navigate }) {
   const api = useApi();
   const suites = useQuery((a) => a['suites.list']({}), 'suites', ['suites']);
+  const tags = useQuery((a) => a['trials.tags']({}), 'tags', TRIAL_LISTS);
   const [sort, setSort] = useState<SortState<TrialSort>>({ column: 'created', direction: 'desc' });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [model, setModel] = useState('');
@@ -73,6 +88,7 @@ export function TrialsView({ go }: { go: Navigate }) {
       ...(filters.status !== '' ? { status: filters.status } : {}),
       ...(filters.official !== '' ? { official: filters.official === 'yes' } : {}),
       ...(filters.family !== '' ? { family: filters.family } : {}),
+      ...(filters.tag !== '' ? { tag: filters.tag } : {}),
     }),
     [filters],
   );
@@ -96,6 +112,13 @@ export function TrialsView({ go }: { go: Navigate }) {
           <FilterSelect label="Status" value={filters.status} choices={trialStatuses} onChange={(status) => setFilters({ ...filters, status })} ariaLabel="Filter by status" />
           <FilterSelect label="Official" value={filters.official} choices={OFFICIAL_CHOICES} onChange={(official) => setFilters({ ...filters, official })} ariaLabel="Filter by official" />
           <FilterSelect label="Family" value={filters.family} choices={families} onChange={(family) => setFilters({ ...filters, family })} ariaLabel="Filter by family" />
+          <FilterSelect
+            label="Tag"
+            value={filters.tag}
+            choices={(tags.data ?? []).map((t) => ({ value: t.tag, label: `${t.tag} (${t.trials})` }))}
+            onChange={(tag) => setFilters({ ...filters, tag })}
+            ariaLabel="Filter by tag"
+          />
           <span className="spacer" />
           <span className="muted" aria-live="polite">
             {rows.total === null ? '' : `${rows.total.toLocaleString()} trial${rows.total === 1 ? '' : 's'}`}
