@@ -14,12 +14,13 @@
  *
  * Agent failures: without continueOnFailure the run stops, what was
  * committed stays, and the AgentError is thrown (exit 4); with it a failure
- * declaration is committed and the next episode gets a fresh agent. Any
- * other error stops the run and is thrown.
+ * declaration is committed and the next episode gets a fresh agent, except
+ * for an EndpointError (a refused key, an unreachable endpoint), which
+ * always stops the run. Any other error stops the run and is thrown.
  */
 
 import { availableParallelism } from 'node:os';
-import { AgentError, EmberError, fieldError, type FailureKind } from '../../core/errors.js';
+import { AgentError, EmberError, EndpointError, fieldError, type FailureKind } from '../../core/errors.js';
 import { checkManifestTargetsSuite, manifestHash, type EvaluationManifest, type ManifestEpisode } from '../../core/eval/manifest.js';
 import { modelIdProblem } from '../../core/eval/model-id.js';
 import { inShard, type Shard } from '../../core/eval/shard.js';
@@ -334,7 +335,8 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
       } catch (error) {
         if (stopped) return;
         if (!(error instanceof AgentError)) return stop(error);
-        if (!opts.continueOnFailure) return stop(episodeAgentError(error, job));
+        // An endpoint that refuses the key or cannot be reached would fail every episode alike: stop, declare nothing.
+        if (!opts.continueOnFailure || error instanceof EndpointError) return stop(episodeAgentError(error, job));
         const failure = { index: job.index, kind: error.failure, message: clipFailureMessage(error.message) };
         let finished: number;
         try {
