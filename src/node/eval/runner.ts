@@ -170,7 +170,15 @@ class InThreadExecutor implements EpisodeExecutor {
 }
 
 class PoolExecutor implements EpisodeExecutor {
-  constructor(private readonly pool: WorkerPool) {}
+  constructor(
+    private readonly pool: WorkerPool,
+    /**
+     * Abort by closing the sessions (bounded by the pool's close grace): the chat adapter's close aborts its calls
+     * at once, and the cut episodes then write their transcripts, so their spend is kept (transcript.ts, `cut/`).
+     * Other agents are killed at once.
+     */
+    private readonly closeOnAbort: boolean,
+  ) {}
 
   get lanes(): number {
     return this.pool.size;
@@ -184,8 +192,12 @@ class PoolExecutor implements EpisodeExecutor {
     return this.pool.close();
   }
 
+  private aborting: Promise<void> | undefined;
+
   abort(): Promise<void> {
-    return this.pool.terminate();
+    // Asked twice on a stop (at once, and after the lanes end): one close, not two racing ones.
+    this.aborting ??= this.closeOnAbort ? this.pool.close() : this.pool.terminate();
+    return this.aborting;
   }
 }
 
@@ -212,7 +224,7 @@ async function openExecutor(opts: EvaluationRunOptions, lanes: number, scope: Re
     },
     scope,
   );
-  return new PoolExecutor(pool);
+  return new PoolExecutor(pool, opts.agent.kind === 'llm');
 }
 
 export async function runEvaluation(opts: EvaluationRunOptions): Promise<EvaluationRunSummary> {

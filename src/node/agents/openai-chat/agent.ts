@@ -172,7 +172,12 @@ export class LlmAgent implements Agent {
       };
       return { text, call };
     } catch (error) {
-      if (!(error instanceof CallError)) throw error;
+      if (!(error instanceof CallError)) {
+        // The run was cut (cancel, Ctrl+C, a stop) with this call on the wire: it was made, so it is counted; its
+        // answer was never read, so its tokens are unknown and not counted.
+        if (this.ctx.signal.aborted) this.recordCutCall(observation.step, prompt);
+        throw error;
+      }
       const s = error.stats;
       this.count({ ...NO_USAGE, calls: 1, retries: s.retries, timeouts: s.timeouts, latencyMs: s.latencyMs });
       this.calls.push({
@@ -194,6 +199,25 @@ export class LlmAgent implements Agent {
       if (error.endpoint !== null) throw new EndpointError(`${message}; ${endpointAdvice(error.endpoint, this.ctx.config)}; the run stopped at this episode and declared no failure, so a resume after the fix runs it again`);
       throw new AgentError(error.failure, message);
     }
+  }
+
+  private recordCutCall(step: number, prompt: string): void {
+    this.count({ ...NO_USAGE, calls: 1 });
+    this.calls.push({
+      type: 'call',
+      step,
+      prompt,
+      answer: null,
+      status: 'model_error',
+      error: 'cut: the run stopped while this call was in flight; its answer was not read',
+      attempts: 1,
+      retries: 0,
+      timeouts: 0,
+      latency_ms: 0,
+      input_tokens: null,
+      output_tokens: null,
+      cached: false,
+    });
   }
 
   private count(usage: UsageTotals): void {
