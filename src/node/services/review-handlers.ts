@@ -26,7 +26,9 @@ import { getTrialDbRow, scoredTrialRows, trialRowOf, type TrialDbRow } from '../
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../jobs/off-thread.js';
 import type { ResultText } from '../jobs/review-jobs.js';
-import { storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
+import { roundedScore, storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
+import { scoredSeriesTrials, seriesPlaceOf } from './trial-series.js';
+import type { ScoreReport } from '../../core/scoring/report-types.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { ServiceError } from './dispatch.js';
@@ -35,7 +37,7 @@ import type { AppSigning } from './signing-store.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { ed25519PublicKey } from '../signing/key-file.js';
 
-type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
+type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'trials.series' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
 export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedInput<N>) => Promise<Outputs[N]> };
 
 const text = (bytes: Buffer): string => bytes.toString('utf8');
@@ -47,12 +49,13 @@ function trialRow(archive: Archive, trialId: number, field: string): TrialDbRow 
 }
 
 /** The score report of a scored trial, read strictly. */
-function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: string; view: ReportView } {
+function reportOf(archive: Archive, row: TrialDbRow, field: string): { text: string; view: ReportView; report: ScoreReport } {
   if (row.report_digest === null) {
     throw new ServiceError('usage', `${field}: trial ${row.trial_id} (${row.model_id}) has no score report yet: it is ${row.status}`, field);
   }
   const reportText = text(getArtifact(archive, row.report_digest));
-  return { text: reportText, view: reportView(parseScoreReportText(reportText, `trial ${row.trial_id} score report`)) };
+  const loaded = parseScoreReportText(reportText, `trial ${row.trial_id} score report`);
+  return { text: reportText, view: reportView(loaded), report: loaded.report };
 }
 
 function bundleSummary(dir: string, index: BundleIndex, signatures: readonly SignerView[] | null): BundleSummary {
@@ -71,9 +74,9 @@ function bundleSummary(dir: string, index: BundleIndex, signatures: readonly Sig
  * scoring-v1.0.md section 12) from their stored results, against the trials'
  * pack or suite: in the archive worker, since it authenticates every result.
  */
-async function modelReport(archive: Archive, worker: string | undefined, limit: number, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[] }> {
+async function modelReport(archive: Archive, worker: string | undefined, limit: number, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[]; report: ScoreReport }> {
   const rows = trialIds.map((id) => trialRow(archive, id, field));
-  if (rows.length === 1) return { view: reportOf(archive, rows[0]!, field).view, rows };
+  if (rows.length === 1) return { ...reportOf(archive, rows[0]!, field), rows };
   const first = rows[0]!;
   for (const row of rows) {
     if (row.model_id !== first.model_id || row.manifest_hash !== first.manifest_hash || row.pack_digest !== first.pack_digest) {
@@ -92,7 +95,33 @@ async function modelReport(archive: Archive, worker: string | undefined, limit: 
       pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive, packDigest)] },
     },
   });
-  return { view: reportView(parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`)), rows };
+  const loaded = parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`);
+  return { view: reportView(loaded), rows, report: loaded.report };
+}
+
+/** What the Leaderboard and the Trial page show of a model's trials: one trial's report, or its series' combined report. */
+interface ScoredEntry {
+  readonly rows: readonly TrialDbRow[];
+  readonly view: ReportView;
+  readonly report: ScoreReport;
+}
+
+/**
+ * The combined report of a series' scored trials (trial-series.ts), computed
+ * once per set of reports (the key names every report digest) and kept.
+ */
+function seriesReports(archive: Archive, worker: string | undefined, limit: number): (rows: readonly TrialDbRow[]) => Promise<ScoredEntry> {
+  const kept = new Map<string, Promise<ScoredEntry>>();
+  return (rows) => {
+    const key = rows.map((r) => `${r.trial_id}:${r.report_digest}`).join(',');
+    let entry = kept.get(key);
+    if (entry === undefined) {
+      entry = modelReport(archive, worker, limit, rows.map((r) => r.trial_id), 'trialId');
+      kept.set(key, entry);
+      entry.catch(() => kept.delete(key));
+    }
+    return entry;
+  };
 }
 
 /**
@@ -121,7 +150,26 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
  */
 export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES, signing: AppSigning | null = null): ReviewHandlers {
   const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive, trialId) ?? [];
+  const combined = seriesReports(archive, worker, oneTextLimit);
   return {
+    'trials.series': async ({ trialId }) => {
+      const row = trialRow(archive, trialId, 'trialId');
+      const place = seriesPlaceOf(row);
+      if (place === null) return null;
+      const scored = scoredSeriesTrials(archive, row);
+      const entry = scored.length >= 2 ? await combined(scored) : null;
+      const score = entry?.report.score ?? null;
+      return {
+        index: place.index,
+        count: place.count,
+        first: place.first,
+        scoredTrialIds: scored.map((r) => r.trial_id),
+        score,
+        scoreRounded: roundedScore(score),
+        intervalLow: entry?.report.interval?.lower ?? null,
+        intervalHigh: entry?.report.interval?.upper ?? null,
+      };
+    },
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
       const manifest = storedManifest(archive, row.manifest_hash);
@@ -167,36 +215,46 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
         if (group === undefined) groups.set(key, (group = { official: row.official === 1, target: row.official === 1 ? row.pack_id! : row.suite_id, manifestHash: row.manifest_hash, latest: new Map() }));
         if (!group.latest.has(row.model_id)) group.latest.set(row.model_id, row);
       }
-      const boards: LeaderboardGroup[] = [...groups.values()].map((g) => {
-        const entries = [...g.latest.values()];
-        const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
-        if (entries.length < 2) {
-          const row = entries[0]!;
-          return { target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
+      const boards: LeaderboardGroup[] = [];
+      for (const g of groups.values()) {
+        // A model whose latest trial is one of a series of K is entered with the combined report of the series' scored trials.
+        const entries: ScoredEntry[] = [];
+        for (const row of g.latest.values()) {
+          const series = scoredSeriesTrials(archive, row);
+          entries.push(series.length >= 2 ? await combined(series) : { rows: [row], ...reportOf(archive, row, 'leaderboard') });
         }
-        const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
-        return {
+        const views = entries.map((e) => e.view);
+        const interval = (e: ScoredEntry): { intervalLow: string | null; intervalHigh: string | null } => ({ intervalLow: e.report.interval?.lower ?? null, intervalHigh: e.report.interval?.upper ?? null });
+        if (entries.length < 2) {
+          const entry = entries[0]!;
+          const row = entry.rows[entry.rows.length - 1]!;
+          const score = entry.report.score;
+          boards.push({ target: g.target, official: g.official, manifestHash: g.manifestHash, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: entry.rows.map((r) => r.trial_id), score, scoreRounded: roundedScore(score), ...interval(entry), vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] });
+          continue;
+        }
+        const board = buildLeaderboard(views, resamples, entries.map((e) => e.rows.map((r) => `trial ${r.trial_id}`).join('+')));
+        boards.push({
           target: g.target,
           official: g.official,
           manifestHash: g.manifestHash,
           board,
           rows: board.entries.map((e) => {
-            const row = entries.find((r) => r.model_id === e.model_id)!;
+            const entry = entries.find((x) => x.rows[0]!.model_id === e.model_id)!;
+            const row = entry.rows[entry.rows.length - 1]!;
             return {
               rank: e.rank,
               modelId: e.model_id,
-              trialIds: [row.trial_id],
+              trialIds: entry.rows.map((r) => r.trial_id),
               score: e.score,
               scoreRounded: e.score_display,
-              intervalLow: row.interval_low,
-              intervalHigh: row.interval_high,
+              ...interval(entry),
               vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
               isolation: trialRowOf(row).isolation,
               signers: signersOf(row.trial_id),
             };
           }),
-        };
-      });
+        });
+      }
       boards.sort((x, y) => Number(y.official) - Number(x.official) || x.target.localeCompare(y.target));
       return { boards };
     },

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { isEmberError } from '../../core/errors.js';
 import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
-import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, TrialStatus } from '../../shared/api/contract.js';
+import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, RunTotals, TrialStatus } from '../../shared/api/contract.js';
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
@@ -34,7 +34,7 @@ import type { ResourceScope } from '../lifetime.js';
 import { getPackSummary, storedManifest, storedPack, storedSuite } from './catalog.js';
 import { ServiceError } from './dispatch.js';
 import { createLiveUsage } from '../agents/openai-chat/live-usage.js';
-import { llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
+import { addRunTotals, llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
 import { trialRecordOf } from '../workflows/trial-record.js';
 
 /** What a resume needs, stored with the trial. */
@@ -46,7 +46,19 @@ interface RunConfig {
   readonly jobs: number;
   /** Trials of this configuration still to start after this one (runs.start `trials` K: they run one after another). */
   readonly moreTrials?: number;
+  /** With K > 1: this trial's place in its series and what the trials before it did (run.progress `trial`). */
+  readonly series?: SeriesPlace;
 }
+
+/** A trial's place in a series of K (`first`: the series' first trial, null in the first itself). */
+interface SeriesPlace {
+  readonly first: number | null;
+  readonly index: number;
+  readonly count: number;
+  readonly before: RunTotals;
+}
+
+const NO_TOTALS: RunTotals = { episodes: 0, calls: 0, inputTokens: 0, outputTokens: 0, cost: '0' };
 
 export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
@@ -76,6 +88,8 @@ interface ActiveRun {
   /** Language-model runs: the live token counter, and the timer that reports it between episodes. */
   live: LiveCounter | undefined;
   ticker: NodeJS.Timeout | undefined;
+  /** Its place in a series of K trials, if any. */
+  readonly series: SeriesPlace | undefined;
 }
 
 /** The archive change a progress event stands for: committed episodes while it runs, its status once it ended. */
@@ -140,7 +154,15 @@ export class RunManager {
         throw new ServiceError('usage', `packDigest: pack ${pack.packId} is of manifest ${pack.manifestHash}, not of the chosen manifest ${input.manifestHash}`, 'packDigest');
       }
     }
-    const config: RunConfig = { agent: input.agent, packDigest: input.packDigest, actTimeoutMs: input.actTimeoutMs, continueOnFailure: input.continueOnFailure, jobs, moreTrials: input.trials - 1 };
+    const config: RunConfig = {
+      agent: input.agent,
+      packDigest: input.packDigest,
+      actTimeoutMs: input.actTimeoutMs,
+      continueOnFailure: input.continueOnFailure,
+      jobs,
+      moreTrials: input.trials - 1,
+      ...(input.trials > 1 ? { series: { first: null, index: 1, count: input.trials, before: NO_TOTALS } } : {}),
+    };
     return this.startTrial(input.modelId, input.manifestHash, config);
   }
 
@@ -271,6 +293,7 @@ export class RunManager {
       done: Promise.resolve(),
       live: llm === null ? undefined : { buffer: liveBuffer, config: llm.config },
       ticker: undefined,
+      series: config.series,
     };
     this.active.set(trialId, run);
     if (run.live !== undefined) {
@@ -342,7 +365,8 @@ export class RunManager {
         const more = config.moreTrials ?? 0;
         if (more > 0 && !this.stopping) {
           try {
-            this.startTrial(row.model_id, row.manifest_hash, { ...config, moreTrials: more - 1 });
+            const series = config.series === undefined ? undefined : { first: config.series.first ?? trialId, index: config.series.index + 1, count: config.series.count, before: this.totals(run) };
+            this.startTrial(row.model_id, row.manifest_hash, { ...config, moreTrials: more - 1, ...(series === undefined ? {} : { series }) });
           } catch {
             // the archive is closing
           }
@@ -371,8 +395,15 @@ export class RunManager {
       etaMs: Math.round(run.etaMs),
       runningScore: run.scoreCount === 0 ? null : (run.scoreSum / run.scoreCount).toFixed(2),
       ...(run.live === undefined ? {} : { usage: liveUsageOf(run.live) }),
+      ...(run.series === undefined ? {} : { trial: { index: run.series.index, count: run.series.count, totals: this.totals(run) } }),
       ...extra,
     };
+  }
+
+  /** The series' totals so far: the trials before this one, plus this one's episodes and live usage. */
+  private totals(run: ActiveRun): RunTotals {
+    const before = run.series?.before ?? NO_TOTALS;
+    return addRunTotals(before, run.finished, run.live === undefined ? undefined : liveUsageOf(run.live));
   }
 
   /** Emits now, or once the interval has passed (the latest state wins), so a fast run cannot flood the renderer. */
