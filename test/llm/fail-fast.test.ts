@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, cliArgv } from '../cli/run-cli.js';
-import { plannerConfig, startScriptedServer } from './scripted-server.js';
+import { plannerConfig, plannerScript, startScriptedServer } from './scripted-server.js';
+import { parseOperationalRecordText } from '../../src/core/scoring/operational.js';
+import { readFileSync } from 'node:fs';
 
 const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
 const KEY = 'sk-failfast-SECRET-0123456789';
@@ -93,5 +95,30 @@ describe('evaluation run stops at a refused key or a dead endpoint', () => {
     expect(error.message).toContain('failed after 3 attempt(s): connection failed (ECONNREFUSED)');
     expect(error.message).toContain(`no server answers at http://127.0.0.1:${port}/v1: check base_url`);
     expect(existsSync(run.out.replace(/\.json$/, '.t2.json'))).toBe(false);
+  }, 120_000);
+});
+
+describe('evaluation run --trials K: progress on stderr', () => {
+  it('each episode line says trial k of K, what this trial and the whole run spent; the last run total is the records\' sum', async () => {
+    const server = await startScriptedServer(plannerScript('X0'));
+    try {
+      const config = join(dir, 'progress.llm.json');
+      writeFileSync(config, JSON.stringify(plannerConfig(server.baseUrl, 'EMBER_FAILFAST_KEY')));
+      const out = join(dir, 'progress.json');
+      const run = await cli(['evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', 'm', '--agent', 'builtin:openai-chat', '--agent-config', config, '--trials', '2', '--out', out]);
+      expect(run.status, run.stderr).toBe(0);
+      const lines = run.stderr.split('\n').filter((l) => l.includes('episode '));
+      expect(lines).toHaveLength(20);
+      expect(lines[0]).toMatch(/^trial 1 of 2: episode 1\/10 done .*; this trial: \d+ calls, \d+ input \+ \d+ output tokens, cost [0-9.]+ USD; run total: /);
+      expect(lines[19]).toMatch(/^trial 2 of 2: episode 10\/10 /);
+      const records = [1, 2].map((k) => parseOperationalRecordText(readFileSync(join(dir, `progress.t${k}.operational.json`), 'utf8'), `t${k}`));
+      const input = records[0]!.input_tokens + records[1]!.input_tokens;
+      const output = records[0]!.output_tokens + records[1]!.output_tokens;
+      expect(lines[19]).toContain(`run total: ${server.requests.length} calls, ${input} input + ${output} output tokens`);
+      expect(lines[19]).toContain(`this trial: `);
+      expect(run.stderr).toContain('trial 2 of 2\n');
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });

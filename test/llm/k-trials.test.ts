@@ -21,6 +21,8 @@ const seen = new Map<string, number>();
 beforeAll(async () => {
   process.env[KEY_ENV] = 'sk-k-0123456789';
   server = await startScriptedServer((request) => {
+    // The very first call is refused once with a 429: its transcript line shows the retry.
+    if (request.n === 0) return { kind: 'status', status: 429 };
     const prompt = request.body.messages[request.body.messages.length - 1]!.content;
     let exit = 'X0';
     if (prompt.startsWith('step 0 of ')) {
@@ -77,7 +79,15 @@ describe('a run of K trials from the app', () => {
         outputTokens: end1.usage!.outputTokens + end2.usage!.outputTokens,
         cost: Rational.parse(end1.usage!.cost!).add(Rational.parse(end2.usage!.cost!)).eq(Rational.parse(end2.trial!.totals.cost!)) ? end2.trial!.totals.cost : 'differs',
       });
-      expect(end2.trial!.totals.calls).toBe(server.requests.length);
+      // Every request was a call, but for the one 429 that was retried.
+      expect(end2.trial!.totals.calls).toBe(server.requests.length - 1);
+      const retried = [];
+      for (let index = 0; index < manifest.episodeCount; index++) {
+        const { lines } = await handlers['episodes.transcript']({ trialId: first, index });
+        retried.push(...lines.filter((l) => l.retries > 0));
+      }
+      expect(retried).toHaveLength(1);
+      expect(retried[0]).toMatchObject({ retries: 1, attempts: 2, outcome: 'ok' });
 
       const details = [await handlers['trials.get']({ trialId: first }), await handlers['trials.get']({ trialId: first + 1 })];
       const reports = details.map((d) => d.report as ScoreReport);

@@ -146,5 +146,7 @@ export async function transcriptLines(archive: Archive, trialId: number, index: 
     latencyMs: c.latency_ms,
     inputTokens: c.input_tokens,
     outputTokens: c.output_tokens,
+    attempts: c.attempts,
+    retries: c.retries,
   }));
 }

@@ -233,6 +233,9 @@ export interface TranscriptLine {
   readonly latencyMs: number | null;
   readonly inputTokens: number | null;
   readonly outputTokens: number | null;
+  /** HTTP attempts of the call (1 + retries) and the retries among them (after a 429, a 5xx, an expired deadline or a dropped connection). */
+  readonly attempts: number;
+  readonly retries: number;
 }
 
 export interface TrialComparison {
