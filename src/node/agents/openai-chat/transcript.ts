@@ -24,7 +24,7 @@
  * key: every text that came from the endpoint is scrubbed of it.
  */
 
-import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ValidationError, type FailureKind } from '../../../core/errors.js';
@@ -134,9 +134,15 @@ const CUT_DIR = 'cut';
 async function keepCutRun(dir: string, episode: number): Promise<void> {
   const file = transcriptFile(dir, episode);
   const cut = cutTranscriptDir(dir);
+  try {
+    await stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await mkdir(cut, { recursive: true });
   for (let n = 1; ; n++) {
     try {
-      await mkdir(cut, { recursive: true });
       // link refuses an existing name (rename would replace it), so no cut run is ever overwritten.
       await link(file, join(cut, `episode-${episode}.run-${n}.jsonl`));
     } catch (error) {
