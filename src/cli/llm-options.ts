@@ -91,7 +91,7 @@ function maxConnectionsArgument(text: string | undefined): number {
  * --agent-config is read and validated here (exit 3 for a bad file). One
  * shared connection budget serves every trial and every worker thread.
  */
-export function llmAgentArgument(args: ParsedArgs, resultPath: string, k = 1, trials = 1, slots?: SharedArrayBuffer): AgentSpec & { kind: 'llm' } {
+export function llmAgentArgument(args: ParsedArgs, resultPath: string, k = 1, trials = 1, slots?: SharedArrayBuffer, liveUsage?: SharedArrayBuffer): AgentSpec & { kind: 'llm' } {
   const configPath = args.value('agent-config');
   if (configPath === undefined) throw new UsageError(`--agent ${OPENAI_CHAT_SPEC} needs --agent-config FILE`);
   if (args.value('agent-command') !== undefined) throw new UsageError('give exactly one of --agent SPEC or --agent-command "CMD", not both');
@@ -105,6 +105,7 @@ export function llmAgentArgument(args: ParsedArgs, resultPath: string, k = 1, tr
       slots: slots ?? createSlots(maxConnections),
       transcriptDir: trialTranscriptDir(args.value('transcript-dir'), resultPath, k, trials),
       responseCacheDir: args.value('response-cache') ?? null,
+      ...(liveUsage === undefined ? {} : { liveUsage }),
     },
   };
 }

@@ -66,6 +66,21 @@ export class ModelOutputError extends AgentError {
   }
 }
 
+/**
+ * The model's endpoint cannot serve any call: it refused the credentials
+ * (HTTP 401 or 403) or could not be reached after the retry policy
+ * (connection refused, unknown host). Every later episode would fail the
+ * same way, so the run stops at the first one, also with
+ * --continue-on-failure, and no failure is declared for it: once the key
+ * or the base URL is fixed, --resume (or Resume) runs it again.
+ */
+export class EndpointError extends AgentError {
+  override name = 'EndpointError';
+  constructor(message: string) {
+    super('model_error', message);
+  }
+}
+
 /** A malformed command line or argument value (exit 2). */
 export class UsageError extends EmberError {
   override name = 'UsageError';

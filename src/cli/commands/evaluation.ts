@@ -11,7 +11,20 @@ import { parseShard } from '../../core/eval/shard.js';
 import { EVALUATION_RESULT_VERSION } from '../../core/eval/result.js';
 import { expandSeedList } from '../../core/eval/seed-list.js';
 import type { Suite } from '../../core/world/suite.js';
-import { checkJobs, checkModelId, DEFAULT_ACT_TIMEOUT_MS, defaultEntryPoints, isLocalAgent, journalPath, progressLine, runTrialsToFiles, verifyResultFile, writeManifestFile, type TrialOutcome } from '../../node/front-door/evaluation.js';
+import {
+  checkJobs,
+  checkModelId,
+  DEFAULT_ACT_TIMEOUT_MS,
+  defaultEntryPoints,
+  isLocalAgent,
+  journalPath,
+  progressLine,
+  runMeter,
+  runTrialsToFiles,
+  verifyResultFile,
+  writeManifestFile,
+  type TrialOutcome,
+} from '../../node/front-door/evaluation.js';
 import {
   ACT_TIMEOUT_OPTION,
   AGENT_CHOICE_OPTIONS,
@@ -110,7 +123,10 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
   const shard = shardText === undefined ? undefined : parseShard(shardText);
 
   // The adapter's --agent-config is read here (exit 3); one connection budget serves every trial.
-  const first = llm ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
+  const chosen = llm ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
+  // Progress lines say "trial k of K" and, for a language model, what this trial and the run spent so far.
+  const meter = runMeter(trials, chosen.kind === 'llm' ? { pricing: chosen.options.config.pricing } : null);
+  const first = chosen.kind === 'llm' && meter.liveUsage !== undefined ? { ...chosen, options: { ...chosen.options, liveUsage: meter.liveUsage } } : chosen;
   const slots = first.kind === 'llm' ? first.options.slots : undefined;
   // A module or command agent gets an operational record too: its isolation level and wall time.
   const local = isLocalAgent(first);
@@ -135,14 +151,17 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
     jobs,
     trials,
     resultPath: (k) => trialResultPath(out, k, trials),
-    agentFor: (k, path) => (k === 1 || !llm ? first : llmAgentArgument(args, path, k, trials, slots)),
+    agentFor: (k, path) => (k === 1 || !llm ? first : llmAgentArgument(args, path, k, trials, slots, meter.liveUsage)),
     ...(llm || local ? { operationalPath: (k: number, path: string) => trialOperationalPath(args.value('operational-out'), path, k, trials) } : {}),
-    onTrial: trials === 1 || json ? undefined : (k) => context.io.stderr(`trial ${k}/${trials}\n`),
+    onTrial: (k) => {
+      meter.startTrial(k);
+      if (trials > 1 && !json) context.io.stderr(`trial ${k} of ${trials}\n`);
+    },
     resume: args.flag('resume'),
     continueOnFailure: args.flag('continue-on-failure'),
     existsHint: EXISTS_HINT,
     entryPoints: defaultEntryPoints(),
-    onProgress: json ? undefined : (progress) => context.io.stderr(progressLine(progress) + '\n'),
+    onProgress: json ? undefined : (progress) => context.io.stderr(meter.decorate(progressLine(progress)) + '\n'),
     ...(shard === undefined ? {} : { shard }),
     // Human mode only: with --json a failure is one stderr line (cli-v1.0.md).
     ...(json ? {} : { onNotice: (text: string) => context.io.stderr(`emberbench: ${text}\n`) }),

@@ -54,3 +54,26 @@ export function millisecondsAsSeconds(ms: number): string {
   const frac = String(ms % 1000).padStart(3, '0').replace(/0+$/, '');
   return frac === '' ? String(whole) : `${whole}.${frac}`;
 }
+
+/**
+ * The one way a cost is shown, live or recorded (the app's counters, the
+ * Trial page, the CLI's progress): its exact decimal expansion, never
+ * rounded. Prices are decimals and tokens integers, so a cost always
+ * terminates ("0.12029145"); a fraction that would not (not a cost) falls
+ * back to "num/den".
+ */
+export function costText(value: Rational): string {
+  let scale = 0n;
+  let pow = 1n;
+  while (pow % value.den !== 0n) {
+    scale += 1n;
+    pow *= 10n;
+    if (scale > 60n) return value.toFraction();
+  }
+  const negative = value.num < 0n;
+  const digits = (((negative ? -value.num : value.num) * pow) / value.den).toString().padStart(Number(scale) + 1, '0');
+  const sign = negative ? '-' : '';
+  if (scale === 0n) return sign + digits;
+  const text = `${digits.slice(0, -Number(scale))}.${digits.slice(-Number(scale))}`;
+  return sign + text.replace(/\.?0+$/, '');
+}

@@ -37,6 +37,15 @@
  *                               samples) or `rlimit` (RLIMIT_NPROC in the
  *                               sandbox's own user namespace). Absent in
  *                               records written before it existed.
+ *   cut                         optional, the chat adapter's: model calls of
+ *                               episode runs that were cut (a cancel, Ctrl+C,
+ *                               a crash, a stop at a refused key) and ran
+ *                               again later, so they are not in the counts
+ *                               above: {episodes, calls, input_tokens,
+ *                               output_tokens, cost} (cost as `cost`, null
+ *                               when the record's is or an answer had no
+ *                               usage). Present only when some run was cut,
+ *                               so every other record keeps its bytes.
  *
  * Every value is finite by construction: integers are JSON integers within
  * +-(2^53 - 1), decimals and fractions are digit strings.
@@ -86,6 +95,17 @@ export interface OperationalRecord {
   readonly isolation?: IsolationLevel;
   /** Which mechanism held each cap of a local agent (optional, so older records keep their bytes). */
   readonly limit_mechanisms?: LimitMechanisms;
+  /** Spend of episode runs that were cut and ran again (optional: only when some were). */
+  readonly cut?: CutEpisodes;
+}
+
+/** What the cut runs of episodes spent: counted apart, so the trial's own counts stay those of the episodes it holds. */
+export interface CutEpisodes {
+  readonly calls: number;
+  readonly cost: string | null;
+  readonly episodes: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
 }
 
 const RECORD_KEYS = [
@@ -131,7 +151,7 @@ function readId(r: FieldReader, value: JsonValue | undefined, path: string): str
 /** Validates an operational record value (ValidationError naming the field, exit 3) and returns it as a record. */
 export function readOperationalRecord(value: JsonValue, source: string): OperationalRecord {
   const r = new FieldReader(source);
-  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation', 'limit_mechanisms']);
+  const obj = r.object(value, '$', RECORD_KEYS, ['response_cache_hits', 'isolation', 'limit_mechanisms', 'cut']);
   const count = (key: string, min = 0): number => r.integer(obj[key], key, min);
   // Each field is read in the order the fields are checked, so the first problem reported stays the same.
   const version = r.literal(obj['operational_record_version'], 'operational_record_version', [OPERATIONAL_RECORD_VERSION]);
@@ -152,6 +172,7 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
   const cost = obj['cost'];
   const unit = obj['cost_unit'];
   if ((cost === null) !== (unit === null)) r.fail(cost === null ? 'cost_unit' : 'cost', 'cost and cost_unit are both null (unknown) or both set');
+  const cut = obj['cut'] === undefined ? {} : { cut: readCut(r, obj['cut'], cost === null) };
   return {
     cost: cost === null ? null : readFraction(r, cost, 'cost'),
     cost_unit: unit === null ? null : readId(r, unit, 'cost_unit'),
@@ -169,7 +190,19 @@ export function readOperationalRecord(value: JsonValue, source: string): Operati
     ...cacheHits,
     ...isolation,
     ...limits,
+    ...cut,
   };
+}
+
+function readCut(r: FieldReader, value: JsonValue, costUnknown: boolean): CutEpisodes {
+  const cut = r.object(value, 'cut', ['calls', 'cost', 'episodes', 'input_tokens', 'output_tokens']);
+  const count = (key: keyof CutEpisodes, min = 0): number => r.integer(cut[key], `cut.${key}`, min);
+  const episodes = count('episodes', 1);
+  const calls = count('calls');
+  const inputTokens = count('input_tokens');
+  const outputTokens = count('output_tokens');
+  if (costUnknown && cut['cost'] !== null) r.fail('cut.cost', 'must be null when the record\'s cost is');
+  return { calls, cost: cut['cost'] === null ? null : readFraction(r, cut['cost'], 'cut.cost'), episodes, input_tokens: inputTokens, output_tokens: outputTokens };
 }
 
 function readLimitMechanisms(r: FieldReader, value: JsonValue): LimitMechanisms {
@@ -206,6 +239,8 @@ export interface OperationalRecordInput {
   readonly isolation?: IsolationLevel;
   /** What held each cap of a local agent; absent leaves the field out. */
   readonly limitMechanisms?: LimitMechanisms;
+  /** Spend of cut episode runs; absent leaves the field out. */
+  readonly cut?: { readonly episodes: number; readonly calls: number; readonly inputTokens: number; readonly outputTokens: number; readonly cost: Rational | null };
 }
 
 /** Builds and validates a record (ValidationError on a bad value). */
@@ -228,6 +263,17 @@ export function buildOperationalRecord(input: OperationalRecordInput, source = '
     ...(input.responseCacheHits === undefined || input.responseCacheHits === 0 ? {} : { response_cache_hits: input.responseCacheHits }),
     ...(input.isolation === undefined ? {} : { isolation: input.isolation }),
     ...(input.limitMechanisms === undefined ? {} : { limit_mechanisms: { ...input.limitMechanisms } }),
+    ...(input.cut === undefined
+      ? {}
+      : {
+          cut: {
+            calls: input.cut.calls,
+            cost: input.cut.cost === null ? null : fractionText(input.cut.cost),
+            episodes: input.cut.episodes,
+            input_tokens: input.cut.inputTokens,
+            output_tokens: input.cut.outputTokens,
+          },
+        }),
   };
   // Non-integer numbers would be rejected by canonical JSON; catch them as a field error first.
   for (const key of ['episodes', 'input_tokens', 'output_tokens', 'retries', 'timeouts', 'trials'] as const) {

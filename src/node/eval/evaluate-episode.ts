@@ -12,7 +12,7 @@
  * (the CLI), nothing more is computed than the runner needs.
  */
 
-import { AgentError, ModelOutputError, ValidationError } from '../../core/errors.js';
+import { AgentError, EndpointError, ModelOutputError, ValidationError } from '../../core/errors.js';
 import { measureRecord, type MeasuredEpisode } from '../../core/eval/authenticate.js';
 import type { ManifestEpisode } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
@@ -94,6 +94,7 @@ function isAlive(pid: number): boolean {
 /** The agent's error with the episode named, keeping its class and failure kind. */
 export function episodeAgentError(error: AgentError, job: EpisodeJob): AgentError {
   const message = `episode ${job.index} (${job.scenario_id}): ${error.message}`;
+  if (error instanceof EndpointError) return new EndpointError(message);
   return error instanceof ModelOutputError ? new ModelOutputError(message) : new AgentError(error.failure, message);
 }
 

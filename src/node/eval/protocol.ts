@@ -6,6 +6,7 @@
 
 import {
   AgentError,
+  EndpointError,
   EmberError,
   MismatchError,
   ModelOutputError,
@@ -61,6 +62,8 @@ export interface WireError {
   readonly kind: ErrorKind | null;
   readonly failure: FailureKind | null;
   readonly outputError: boolean;
+  /** An EndpointError (the run stops at it whatever the failure policy). */
+  readonly endpointError?: true;
   readonly message: string;
   readonly stack: string | null;
   /** The EmberError's field, if any. */
@@ -75,6 +78,7 @@ export function toWire(error: unknown): WireError {
     kind: error.kind,
     failure: error instanceof AgentError ? error.failure : null,
     outputError: error instanceof ModelOutputError,
+    ...(error instanceof EndpointError ? { endpointError: true as const } : {}),
     message,
     stack,
     ...(error.field === undefined ? {} : { field: error.field }),
@@ -92,6 +96,7 @@ export function fromWire(wire: WireError): Error {
   switch (kind) {
     case 'agent':
       if (wire.outputError) return withStack(new ModelOutputError(message), stack);
+      if (wire.endpointError === true) return withStack(new EndpointError(message), stack);
       return withStack(new AgentError(wire.failure ?? 'model_error', message), stack);
     case 'validation':
       return withStack(new ValidationError(message), stack);

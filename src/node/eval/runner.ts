@@ -14,12 +14,13 @@
  *
  * Agent failures: without continueOnFailure the run stops, what was
  * committed stays, and the AgentError is thrown (exit 4); with it a failure
- * declaration is committed and the next episode gets a fresh agent. Any
- * other error stops the run and is thrown.
+ * declaration is committed and the next episode gets a fresh agent, except
+ * for an EndpointError (a refused key, an unreachable endpoint), which
+ * always stops the run. Any other error stops the run and is thrown.
  */
 
 import { availableParallelism } from 'node:os';
-import { AgentError, EmberError, fieldError, type FailureKind } from '../../core/errors.js';
+import { AgentError, EmberError, EndpointError, fieldError, type FailureKind } from '../../core/errors.js';
 import { checkManifestTargetsSuite, manifestHash, type EvaluationManifest, type ManifestEpisode } from '../../core/eval/manifest.js';
 import { modelIdProblem } from '../../core/eval/model-id.js';
 import { inShard, type Shard } from '../../core/eval/shard.js';
@@ -169,7 +170,15 @@ class InThreadExecutor implements EpisodeExecutor {
 }
 
 class PoolExecutor implements EpisodeExecutor {
-  constructor(private readonly pool: WorkerPool) {}
+  constructor(
+    private readonly pool: WorkerPool,
+    /**
+     * Abort by closing the sessions (bounded by the pool's close grace): the chat adapter's close aborts its calls
+     * at once, and the cut episodes then write their transcripts, so their spend is kept (transcript.ts, `cut/`).
+     * Other agents are killed at once.
+     */
+    private readonly closeOnAbort: boolean,
+  ) {}
 
   get lanes(): number {
     return this.pool.size;
@@ -183,8 +192,12 @@ class PoolExecutor implements EpisodeExecutor {
     return this.pool.close();
   }
 
+  private aborting: Promise<void> | undefined;
+
   abort(): Promise<void> {
-    return this.pool.terminate();
+    // Asked twice on a stop (at once, and after the lanes end): one close, not two racing ones.
+    this.aborting ??= this.closeOnAbort ? this.pool.close() : this.pool.terminate();
+    return this.aborting;
   }
 }
 
@@ -211,7 +224,7 @@ async function openExecutor(opts: EvaluationRunOptions, lanes: number, scope: Re
     },
     scope,
   );
-  return new PoolExecutor(pool);
+  return new PoolExecutor(pool, opts.agent.kind === 'llm');
 }
 
 export async function runEvaluation(opts: EvaluationRunOptions): Promise<EvaluationRunSummary> {
@@ -334,7 +347,8 @@ export async function runEvaluation(opts: EvaluationRunOptions): Promise<Evaluat
       } catch (error) {
         if (stopped) return;
         if (!(error instanceof AgentError)) return stop(error);
-        if (!opts.continueOnFailure) return stop(episodeAgentError(error, job));
+        // An endpoint that refuses the key or cannot be reached would fail every episode alike: stop, declare nothing.
+        if (!opts.continueOnFailure || error instanceof EndpointError) return stop(episodeAgentError(error, job));
         const failure = { index: job.index, kind: error.failure, message: clipFailureMessage(error.message) };
         let finished: number;
         try {

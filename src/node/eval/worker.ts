@@ -41,6 +41,9 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
     started: (pid: number) => post({ type: 'child', pid, live: true }),
     settled: (pid: number, live: boolean) => post({ type: 'child', pid, live }),
   };
+  // The episode running now: a close waits for it to settle (the session's close makes it end at once for the chat
+  // adapter), so its agent's own close (a transcript) is done before the thread stops.
+  let running: Promise<unknown> = Promise.resolve();
   port.on('message', (message: ToWorker) => {
     switch (message.type) {
       case 'run': {
@@ -50,7 +53,7 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
           scenario === undefined
             ? Promise.reject(new ValidationError(`episode ${job.index}: scenario ${job.scenario_id} is not in the suite`))
             : evaluateEpisode(episodeFactory(session, job.index), scenario, job, { watcher, scoring: config.scoring });
-        run.then(
+        running = run.then(
           (evaluated) => post({ type: 'done', episode: evaluated.episode, scoring: evaluated.scoring }),
           (error: unknown) => post({ type: 'error', error: toWire(error) }),
         );
@@ -60,6 +63,7 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
         void session
           .close()
           .catch(() => undefined)
+          .then(() => running)
           .then(() => {
             post({ type: 'closed' });
             port.close();

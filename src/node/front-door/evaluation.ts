@@ -12,3 +12,4 @@ export { journalPath } from '../eval/journal-lines.js';
 export { isLocalAgent } from '../agents/local-operational.js';
 export { runTrialsToFiles, type TrialOutcome } from '../workflows/trials.js';
 export { verifyResultFile, writeManifestFile } from '../workflows/evaluation.js';
+export { runMeter } from '../workflows/run-progress.js';

@@ -10,6 +10,8 @@ import type { ReportView } from '../../core/scoring/compare.js';
 import { buildLeaderboard } from '../../core/scoring/leaderboard.js';
 import type { LeaderboardGroup, SignerView } from '../../shared/api/contract.js';
 import { trialRowOf, type TrialDbRow } from '../archive/queries.js';
+import { roundedScore } from '../archive/trials-store.js';
+import type { ScoreReport } from '../../core/scoring/report-types.js';
 
 export interface BoardHead {
   readonly target: string;
@@ -17,26 +19,48 @@ export interface BoardHead {
   readonly manifestHash: string;
 }
 
-/** `entries[i]`'s score report is `views[i]`; one entry per model. */
-export function leaderboardGroup(head: BoardHead, entries: readonly TrialDbRow[], views: readonly ReportView[], resamples: number, signersOf: (trialId: number) => SignerView[]): LeaderboardGroup {
+/**
+ * One model on a board: its trial, or the scored trials of its series of K
+ * (oldest first) with their combined report (the mean over the trials).
+ */
+export interface BoardEntry {
+  readonly rows: readonly TrialDbRow[];
+  readonly view: ReportView;
+  readonly report: ScoreReport;
+}
+
+function intervalOf(entry: BoardEntry): { intervalLow: string | null; intervalHigh: string | null } {
+  return { intervalLow: entry.report.interval?.lower ?? null, intervalHigh: entry.report.interval?.upper ?? null };
+}
+
+/** The trial a row stands for: the latest of its entry. */
+function latest(entry: BoardEntry): TrialDbRow {
+  return entry.rows[entry.rows.length - 1]!;
+}
+
+/** One entry per model. */
+export function leaderboardGroup(head: BoardHead, entries: readonly BoardEntry[], resamples: number, signersOf: (trialId: number) => SignerView[]): LeaderboardGroup {
+  const trialIds = (entry: BoardEntry): number[] => entry.rows.map((r) => r.trial_id);
   if (entries.length < 2) {
-    const row = entries[0]!;
-    return { ...head, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: [row.trial_id], score: row.score, scoreRounded: row.score_rounded, intervalLow: row.interval_low, intervalHigh: row.interval_high, vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
+    const entry = entries[0]!;
+    const row = latest(entry);
+    const score = entry.report.score;
+    return { ...head, board: null, rows: [{ rank: 1, modelId: row.model_id, trialIds: trialIds(entry), score, scoreRounded: roundedScore(score), ...intervalOf(entry), vsNext: null, isolation: trialRowOf(row).isolation, signers: signersOf(row.trial_id) }] };
   }
-  const board = buildLeaderboard(views, resamples, entries.map((r) => `trial ${r.trial_id}`));
+  const board = buildLeaderboard(entries.map((e) => e.view), resamples, entries.map((e) => trialIds(e).map((id) => `trial ${id}`).join('+')));
   return {
     ...head,
     board,
     rows: board.entries.map((e) => {
-      const row = entries.find((r) => r.model_id === e.model_id)!;
+      const entry = entries.find((x) => x.rows[0]!.model_id === e.model_id)!;
+      const row = latest(entry);
       return {
         rank: e.rank,
         modelId: e.model_id,
-        trialIds: [row.trial_id],
+        trialIds: trialIds(entry),
         score: e.score,
         scoreRounded: e.score_display,
-        intervalLow: row.interval_low,
-        intervalHigh: row.interval_high,
+        ...intervalOf(entry),
         vsNext: board.adjacent.find((c) => c.rank_a === e.rank)?.outcome ?? null,
         isolation: trialRowOf(row).isolation,
         signers: signersOf(row.trial_id),

@@ -23,8 +23,9 @@
 import { EmberError, fieldError, isEmberError, UsageError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json/canonical.js';
 import { readAgentConfig, type AgentConfig } from '../../core/llm/config.js';
-import type { Rational } from '../../core/stats/rational.js';
-import type { AgentChoice, RunProgressEvent, TranscriptLine } from '../../shared/api/contract.js';
+import { costText } from '../../core/llm/cost.js';
+import { Rational } from '../../core/stats/rational.js';
+import type { AgentChoice, RunProgressEvent, RunTotals, TranscriptLine } from '../../shared/api/contract.js';
 import { liveCost, readLiveUsage } from '../agents/openai-chat/live-usage.js';
 import { apiKeyFromEnv } from '../agents/openai-chat/session.js';
 import { createSlots } from '../agents/openai-chat/slots.js';
@@ -98,20 +99,8 @@ export function llmSpecOf(archive: Archive, choice: LlmChoice, trialId: number, 
   };
 }
 
-/** An exact cost as a decimal string (prices are decimals and tokens integers, so it always terminates). */
-export function decimalOf(value: Rational): string {
-  let scale = 0n;
-  let pow = 1n;
-  while (pow % value.den !== 0n) {
-    scale += 1n;
-    pow *= 10n;
-    if (scale > 60n) return value.toFraction();
-  }
-  const digits = ((value.num * pow) / value.den).toString().padStart(Number(scale) + 1, '0');
-  if (scale === 0n) return digits;
-  const text = `${digits.slice(0, -Number(scale))}.${digits.slice(-Number(scale))}`;
-  return text.replace(/\.?0+$/, '');
-}
+/** An exact cost as a decimal string (costText: the one rule for showing a cost). */
+export const decimalOf = costText;
 
 /** The `usage` of a progress event from the live counter. */
 export function liveUsageOf(counter: LiveCounter): NonNullable<RunProgressEvent['usage']> {
@@ -124,6 +113,19 @@ export function liveUsageOf(counter: LiveCounter): NonNullable<RunProgressEvent[
     outputTokens: usage.outputTokens,
     cost: cost === null ? null : decimalOf(cost),
     costUnit: pricing === null ? null : pricing.cost_unit,
+  };
+}
+
+/** A series' totals plus one trial's episodes and usage (costs added exactly; unknown stays unknown). */
+export function addRunTotals(before: RunTotals, episodes: number, usage: RunProgressEvent['usage']): RunTotals {
+  if (usage === undefined) return { ...before, episodes: before.episodes + episodes };
+  const cost = before.cost === null || usage.cost === null ? null : decimalOf(Rational.parse(before.cost).add(Rational.parse(usage.cost)));
+  return {
+    episodes: before.episodes + episodes,
+    calls: before.calls + usage.calls,
+    inputTokens: before.inputTokens + usage.inputTokens,
+    outputTokens: before.outputTokens + usage.outputTokens,
+    cost,
   };
 }
 
@@ -144,5 +146,7 @@ export async function transcriptLines(archive: Archive, trialId: number, index: 
     latencyMs: c.latency_ms,
     inputTokens: c.input_tokens,
     outputTokens: c.output_tokens,
+    attempts: c.attempts,
+    retries: c.retries,
   }));
 }

@@ -50,7 +50,7 @@ export function modelHandlers(archive: Archive, signersOf: (trialId: number) => 
       const reports = rows.map((row) => reportOf(archive, row, 'trialIds'));
       const first = rows[0]!;
       const head = { target: first.official === 1 ? first.pack_id! : first.suite_id, official: first.official === 1, manifestHash: first.manifest_hash };
-      const group = leaderboardGroup(head, rows, reports.map((r) => r.view), resamples, signersOf);
+      const group = leaderboardGroup(head, rows.map((row, k) => ({ rows: [row], view: reports[k]!.view, report: reports[k]!.report })), resamples, signersOf);
       const families = group.rows.map((entry) => {
         const k = rows.findIndex((r) => r.model_id === entry.modelId);
         return { modelId: entry.modelId, trialId: rows[k]!.trial_id, families: reports[k]!.report.families.map((f) => ({ family: f.family, score: f.score })) };

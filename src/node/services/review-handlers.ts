@@ -17,17 +17,18 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
-import type { ScoreReport } from '../../core/scoring/report.js';
 import type { BundleSummary, LeaderboardGroup, Outputs, ParsedInput, SignerView } from '../../shared/api/contract.js';
 import type { Archive } from '../archive/archive.js';
 import { trialFiles, EXPORT_FILES } from '../archive/archive-io.js';
 import { artifactSize, getArtifact } from '../archive/artifacts.js';
 import { getTrialDbRow, scoredTrialRows, type TrialDbRow } from '../archive/queries.js';
-import { leaderboardGroup } from './leaderboard-group.js';
+import { leaderboardGroup, type BoardEntry } from './leaderboard-group.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../jobs/off-thread.js';
 import type { ResultText } from '../jobs/review-jobs.js';
-import { storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
+import { roundedScore, storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
+import { scoredSeriesTrials, seriesPlaceOf } from './trial-series.js';
+import type { ScoreReport } from '../../core/scoring/report-types.js';
 import { describeBytes, MAX_TEXT_INPUT_BYTES } from '../inputs.js';
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { ServiceError } from './dispatch.js';
@@ -36,7 +37,7 @@ import type { AppSigning } from './signing-store.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { ed25519PublicKey } from '../signing/key-file.js';
 
-type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
+type ReviewProcedures = 'episodes.replay' | 'compare.trials' | 'leaderboard' | 'trials.series' | 'export.bundle' | 'export.verifyBundle' | 'export.htmlReport';
 export type ReviewHandlers = { readonly [N in ReviewProcedures]: (input: ParsedInput<N>) => Promise<Outputs[N]> };
 
 const text = (bytes: Buffer): string => bytes.toString('utf8');
@@ -73,9 +74,9 @@ function bundleSummary(dir: string, index: BundleIndex, signatures: readonly Sig
  * scoring-v1.0.md section 12) from their stored results, against the trials'
  * pack or suite: in the archive worker, since it authenticates every result.
  */
-async function modelReport(archive: Archive, worker: string | undefined, limit: number, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[] }> {
+async function modelReport(archive: Archive, worker: string | undefined, limit: number, trialIds: readonly number[], field: string): Promise<{ view: ReportView; rows: TrialDbRow[]; report: ScoreReport }> {
   const rows = trialIds.map((id) => trialRow(archive, id, field));
-  if (rows.length === 1) return { view: reportOf(archive, rows[0]!, field).view, rows };
+  if (rows.length === 1) return { ...reportOf(archive, rows[0]!, field), rows };
   const first = rows[0]!;
   for (const row of rows) {
     if (row.model_id !== first.model_id || row.manifest_hash !== first.manifest_hash || row.pack_digest !== first.pack_digest) {
@@ -94,7 +95,29 @@ async function modelReport(archive: Archive, worker: string | undefined, limit: 
       pack: packDigest === null ? null : { digest: packDigest, files: [...storedPackFiles(archive, packDigest)] },
     },
   });
-  return { view: reportView(parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`)), rows };
+  const loaded = parseScoreReportText(reportText, `${field}: trials ${trialIds.join(', ')}`);
+  return { view: reportView(loaded), rows, report: loaded.report };
+}
+
+/** What the Leaderboard and the Trial page show of a model's trials: one trial's report, or its series' combined report. */
+type ScoredEntry = BoardEntry;
+
+/**
+ * The combined report of a series' scored trials (trial-series.ts), computed
+ * once per set of reports (the key names every report digest) and kept.
+ */
+function seriesReports(archive: Archive, worker: string | undefined, limit: number): (rows: readonly TrialDbRow[]) => Promise<ScoredEntry> {
+  const kept = new Map<string, Promise<ScoredEntry>>();
+  return (rows) => {
+    const key = rows.map((r) => `${r.trial_id}:${r.report_digest}`).join(',');
+    let entry = kept.get(key);
+    if (entry === undefined) {
+      entry = modelReport(archive, worker, limit, rows.map((r) => r.trial_id), 'trialId');
+      kept.set(key, entry);
+      entry.catch(() => kept.delete(key));
+    }
+    return entry;
+  };
 }
 
 /**
@@ -123,7 +146,26 @@ async function storedResultText(archive: Archive, row: TrialDbRow, field: string
  */
 export function reviewHandlers(archive: Archive, worker: string | undefined, oneTextLimit = MAX_TEXT_INPUT_BYTES, signing: AppSigning | null = null): ReviewHandlers {
   const signersOf = (trialId: number): SignerView[] => signing?.trialSigners(archive, trialId) ?? [];
+  const combined = seriesReports(archive, worker, oneTextLimit);
   return {
+    'trials.series': async ({ trialId }) => {
+      const row = trialRow(archive, trialId, 'trialId');
+      const place = seriesPlaceOf(row);
+      if (place === null) return null;
+      const scored = scoredSeriesTrials(archive, row);
+      const entry = scored.length >= 2 ? await combined(scored) : null;
+      const score = entry?.report.score ?? null;
+      return {
+        index: place.index,
+        count: place.count,
+        first: place.first,
+        scoredTrialIds: scored.map((r) => r.trial_id),
+        score,
+        scoreRounded: roundedScore(score),
+        intervalLow: entry?.report.interval?.lower ?? null,
+        intervalHigh: entry?.report.interval?.upper ?? null,
+      };
+    },
     'episodes.replay': async ({ trialId, index }) => {
       const row = trialRow(archive, trialId, 'trialId');
       const manifest = storedManifest(archive, row.manifest_hash);
@@ -169,11 +211,16 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
         if (group === undefined) groups.set(key, (group = { official: row.official === 1, target: row.official === 1 ? row.pack_id! : row.suite_id, manifestHash: row.manifest_hash, latest: new Map() }));
         if (!group.latest.has(row.model_id)) group.latest.set(row.model_id, row);
       }
-      const boards: LeaderboardGroup[] = [...groups.values()].map((g) => {
-        const entries = [...g.latest.values()];
-        const views = entries.map((row) => reportOf(archive, row, 'leaderboard').view);
-        return leaderboardGroup({ target: g.target, official: g.official, manifestHash: g.manifestHash }, entries, views, resamples, signersOf);
-      });
+      const boards: LeaderboardGroup[] = [];
+      for (const g of groups.values()) {
+        // A model whose latest trial is one of a series of K is entered with the combined report of the series' scored trials.
+        const entries: ScoredEntry[] = [];
+        for (const row of g.latest.values()) {
+          const series = scoredSeriesTrials(archive, row);
+          entries.push(series.length >= 2 ? await combined(series) : { rows: [row], ...reportOf(archive, row, 'leaderboard') });
+        }
+        boards.push(leaderboardGroup({ target: g.target, official: g.official, manifestHash: g.manifestHash }, entries, resamples, signersOf));
+      }
       boards.sort((x, y) => Number(y.official) - Number(x.official) || x.target.localeCompare(y.target));
       return { boards };
     },

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { isEmberError } from '../../core/errors.js';
 import { manifestHash as hashOfManifest } from '../../core/eval/manifest.js';
-import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, TrialStatus } from '../../shared/api/contract.js';
+import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunProgressEvent, RunStatus, RunTotals, TrialStatus } from '../../shared/api/contract.js';
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
@@ -35,7 +35,7 @@ import type { ResourceScope } from '../lifetime.js';
 import { getPackSummary, storedManifest, storedPack, storedSuite } from './catalog.js';
 import { ServiceError } from './dispatch.js';
 import { createLiveUsage } from '../agents/openai-chat/live-usage.js';
-import { llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
+import { addRunTotals, llmConfigOf, llmSpecOf, liveUsageOf, type LiveCounter } from './llm-runs.js';
 import { runTrialSeries, type TrialHandle } from '../workflows/trial-series.js';
 
 /** What a resume needs, stored with the trial. */
@@ -49,10 +49,22 @@ interface RunConfig {
   readonly moreTrials?: number;
   /** K, the series' number of trials (absent in trials stored before it was: the series is then counted from this trial). */
   readonly trials?: number;
+  /** With K > 1: this trial's place in its series and what the trials before it did (run.progress `trial`). */
+  readonly series?: SeriesPlace;
 }
 
 /** How a trial's run ended; only a finished run lets its series go on. */
 type RunEnd = 'complete' | 'incomplete' | 'cancelled' | 'failed';
+
+/** A trial's place in a series of K (`first`: the series' first trial, null in the first itself). */
+interface SeriesPlace {
+  readonly first: number | null;
+  readonly index: number;
+  readonly count: number;
+  readonly before: RunTotals;
+}
+
+const NO_TOTALS: RunTotals = { episodes: 0, calls: 0, inputTokens: 0, outputTokens: 0, cost: '0' };
 
 export type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
@@ -82,6 +94,8 @@ interface ActiveRun {
   /** Language-model runs: the live token counter, and the timer that reports it between episodes. */
   live: LiveCounter | undefined;
   ticker: NodeJS.Timeout | undefined;
+  /** Its place in a series of K trials, if any. */
+  readonly series: SeriesPlace | undefined;
 }
 
 /** The archive change a progress event stands for: committed episodes while it runs, its status once it ended. */
@@ -97,6 +111,8 @@ function points(score: string): number {
 export class RunManager {
   private readonly active = new Map<number, ActiveRun>();
   private stopping = false;
+  /** A finished trial of a series: its series totals, until the next trial starts from them. */
+  private readonly endTotals = new Map<number, RunTotals>();
   /** Ended runs whose trial the archive could not mark interrupted yet (markInterrupted). */
   private readonly unmarked = new Set<number>();
   private retryMarks: NodeJS.Timeout | undefined;
@@ -162,13 +178,20 @@ export class RunManager {
     const trials = config.trials ?? more + 1;
     let firstId: number | undefined;
     let current: number | undefined;
+    // The series' first trial (null while that is the trial being created) and the totals of the trials before this one.
+    let seriesFirst = config.series?.first ?? resumed;
+    let before = config.series?.before ?? NO_TOTALS;
     void runTrialSeries<RunEnd>(
       {
         runTrial: (trial) => {
-          const trialConfig: RunConfig = { ...config, moreTrials: trials - trial.progress.trial, trials };
+          if (current !== undefined) before = this.endTotals.get(current) ?? before;
+          const series: SeriesPlace | undefined = trials > 1 ? { first: seriesFirst, index: trial.progress.trial, count: trials, before } : undefined;
+          const trialConfig: RunConfig = { ...config, moreTrials: trials - trial.progress.trial, trials, ...(series === undefined ? {} : { series }) };
           const first = firstId === undefined;
           const trialId = first && resumed !== null ? resumed : this.createTrial(modelId, manifestHash, trialConfig);
           firstId ??= trialId;
+          seriesFirst ??= trialId;
+          if (current !== undefined) this.endTotals.delete(current);
           current = trialId;
           try {
             return this.launch(trialId, trialConfig, first ? jobs : config.jobs, trial);
@@ -314,6 +337,7 @@ export class RunManager {
       done: Promise.resolve(),
       live: llm === null ? undefined : { buffer: liveBuffer, config: llm.config },
       ticker: undefined,
+      series: config.series,
     };
     this.active.set(trialId, run);
     if (run.live !== undefined) {
@@ -383,6 +407,8 @@ export class RunManager {
           }
         }
         const state = summary.complete ? 'complete' : 'incomplete';
+        // What the next trial of a series starts from (runSeries reads it).
+        if (run.series !== undefined) this.endTotals.set(trialId, this.totals(run));
         this.end(run, { state });
         return state;
       },
@@ -413,8 +439,15 @@ export class RunManager {
       etaMs: Math.round(run.etaMs),
       runningScore: run.scoreCount === 0 ? null : (run.scoreSum / run.scoreCount).toFixed(2),
       ...(run.live === undefined ? {} : { usage: liveUsageOf(run.live) }),
+      ...(run.series === undefined ? {} : { trial: { index: run.series.index, count: run.series.count, totals: this.totals(run) } }),
       ...extra,
     };
+  }
+
+  /** The series' totals so far: the trials before this one, plus this one's episodes and live usage. */
+  private totals(run: ActiveRun): RunTotals {
+    const before = run.series?.before ?? NO_TOTALS;
+    return addRunTotals(before, run.finished, run.live === undefined ? undefined : liveUsageOf(run.live));
   }
 
   /** Emits now, or once the interval has passed (the latest state wins), so a fast run cannot flood the renderer. */

@@ -6,7 +6,7 @@ import { useEvent } from '../app/api-context.js';
 import { LiveRegion } from '../a11y/live-region.js';
 import { ProgressBar } from './ProgressBar.js';
 import { duration, points } from './format.js';
-import { UsageCounter } from './UsageCounter.js';
+import { TrialOfRun, UsageCounter } from './UsageCounter.js';
 
 export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunStatus; onOpen?: () => void; onCancel?: () => void; cancelling?: boolean }) {
   const [last, setLast] = useState<RunProgressEvent | null>(null);
@@ -44,8 +44,9 @@ export function RunningCard({ run, onOpen, onCancel, cancelling }: { run: RunSta
         <span>running score {last?.runningScore === undefined || last.runningScore === null ? '–' : points(last.runningScore)}</span>
         {last?.episode !== undefined && <span className="muted">last: {last.episode.scenarioId} {last.episode.status}</span>}
       </div>
+      <TrialOfRun trial={last?.trial} usage={last?.usage} />
       <UsageCounter usage={last?.usage} />
-      <LiveRegion intervalMs={2000} text={`${run.modelId}: ${finished} of ${scheduled} episodes, ${percent}%${last?.usage !== undefined ? `, ${last.usage.calls} model calls, ${last.usage.inputTokens + last.usage.outputTokens} tokens` : ''}`} />
+      <LiveRegion intervalMs={2000} text={`${run.modelId}${last?.trial !== undefined ? `, trial ${last.trial.index} of ${last.trial.count}` : ''}: ${finished} of ${scheduled} episodes, ${percent}%${last?.usage !== undefined ? `, ${last.usage.calls} model calls, ${last.usage.inputTokens + last.usage.outputTokens} tokens` : ''}`} />
     </div>
   );
 }

@@ -49,7 +49,8 @@ export function TranscriptPanel({ trialId, index, step, onSeek }: { trialId: num
               )}
               <span className={l.outcome === 'ok' ? 'pill complete' : 'pill incomplete'}>{l.outcome}</span>
               <span className="muted small">
-                {l.inputTokens ?? '?'} in · {l.outputTokens ?? '?'} out · {l.latencyMs === null ? '–' : `${l.latencyMs} ms`}
+                {l.inputTokens ?? '?'} in · {l.outputTokens ?? '?'} out · {l.latencyMs === null ? '–' : `${l.latencyMs} ms`} ·{' '}
+                <span className="transcript-retries">{l.retries === 0 ? 'no retry' : `${l.retries} ${l.retries === 1 ? 'retry' : 'retries'} (${l.attempts} attempts)`}</span>
               </span>
             </div>
             <details>

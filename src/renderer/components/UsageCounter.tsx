@@ -15,3 +15,26 @@ export function UsageCounter({ usage }: { usage: RunProgressEvent['usage'] }) {
     </div>
   );
 }
+
+/** "Trial k of K" and the run's totals so far (run.progress `trial`), for a run of several trials. */
+export function TrialOfRun({ trial, usage }: { trial: RunProgressEvent['trial']; usage: RunProgressEvent['usage'] }) {
+  if (trial === undefined) return null;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const t = trial.totals;
+  return (
+    <div className="running-figures run-totals" data-testid="run-totals">
+      <strong className="run-trial">
+        Trial {trial.index} of {trial.count}
+      </strong>
+      <span>
+        run total: {n(t.episodes)} episodes
+        {usage !== undefined && (
+          <>
+            , {n(t.calls)} model calls, {n(t.inputTokens)} input + {n(t.outputTokens)} output tokens
+            {t.cost !== null && usage.costUnit !== null ? `, cost ${t.cost} ${usage.costUnit}` : ''}
+          </>
+        )}
+      </span>
+    </div>
+  );
+}

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { episodeStatuses, trialStatuses } from './views.js';
 import type {
   AppInfo, BuiltinAgentInfo, BundleSummary, SigningStatus, EpisodeReplay, EpisodeRow, ExportedFile, LeaderboardGroup, ManifestSummary,
-  Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialIntegrity, TrialRow, ValidationReport,
+  Overview, PackSummary, PageOf, RunStatus, ScenarioSummary, SuiteSummary, TranscriptLine, TrialComparison, TrialDetail, TrialIntegrity, TrialRow, TrialSeries, ValidationReport,
 } from './views.js';
 
 import type { ModelHistory, ModelsComparison, ModelSummary } from './model-views.js';
@@ -131,6 +131,8 @@ export const schemas = {
    * (docs/archive.md "Deleting a trial"). Its number is never given to another trial.
    */
   'trials.delete': z.strictObject({ trialId }),
+  /** The trial's place in a series of K trials started together, and the series' combined score (null for a trial run alone). */
+  'trials.series': z.strictObject({ trialId }),
   /** Reads back every stored artifact of a trial and checks that its episodes compose to its recorded result (docs/archive.md, archive check). */
   'trials.check': z.strictObject({ trialId }),
   /** Rebuilds a damaged trial's result from its stored episodes (and re-scores a damaged report) when the rebuilt bytes have the recorded digest. */
@@ -246,6 +248,7 @@ export interface Outputs {
   'trials.tags': readonly { readonly tag: string; readonly trials: number }[];
   'trials.annotate': TrialRow;
   'trials.delete': { readonly trialId: number; readonly episodes: number; readonly artifactsDeleted: number; readonly bytesDeleted: number; readonly artifactsKept: number; readonly fileBytesBefore: number; readonly fileBytesAfter: number };
+  'trials.series': TrialSeries | null;
   'trials.check': TrialIntegrity;
   'trials.repair': TrialIntegrity;
   'episodes.list': PageOf<EpisodeRow>;
@@ -290,6 +293,18 @@ export interface RunProgressEvent {
   readonly error?: { readonly kind: string; readonly message: string };
   /** Language-model runs: tokens so far and the cost (exact decimal string, null when no pricing). */
   readonly usage?: { readonly calls: number; readonly inputTokens: number; readonly outputTokens: number; readonly cost: string | null; readonly costUnit: string | null };
+  /** A run of K > 1 trials: this trial is `index` of `count`, and the totals of the whole run so far (the trials before it and this one). */
+  readonly trial?: { readonly index: number; readonly count: number; readonly totals: RunTotals };
+}
+
+/** Totals of a run of K trials so far: episodes finished, and for a language model its calls, tokens and cost. */
+export interface RunTotals {
+  readonly episodes: number;
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Exact decimal string; null without pricing or when some answer had no usage fields. */
+  readonly cost: string | null;
 }
 
 /**

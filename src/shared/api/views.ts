@@ -143,6 +143,25 @@ export interface TrialDetail {
   readonly log: readonly TrialLogEntry[];
 }
 
+/**
+ * A trial of a series of K started together (runs.start `trials` K): its
+ * place, and the combined score of the series' scored trials, each
+ * episode's trials averaged before the aggregation (scoring-v1.0.md
+ * sections 6 and 12); the score is null until two trials are scored.
+ */
+export interface TrialSeries {
+  readonly index: number;
+  readonly count: number;
+  /** The series' first trial. */
+  readonly first: number;
+  /** The series' trials that have a score report, in series order: the trials the combined score covers. */
+  readonly scoredTrialIds: readonly number[];
+  readonly score: string | null;
+  readonly scoreRounded: string | null;
+  readonly intervalLow: string | null;
+  readonly intervalHigh: string | null;
+}
+
 /** What is damaged in a trial: its result (or it names none), an episode's record or metrics, episodes that compose to another result, its manifest, score report, summary or operational record. */
 export type TrialDamageKind = 'result' | 'result-missing' | 'episode' | 'episodes-differ' | 'manifest' | 'score-report' | 'summary' | 'operational';
 
@@ -232,6 +251,9 @@ export interface TranscriptLine {
   readonly latencyMs: number | null;
   readonly inputTokens: number | null;
   readonly outputTokens: number | null;
+  /** HTTP attempts of the call (1 + retries) and the retries among them (after a 429, a 5xx, an expired deadline or a dropped connection). */
+  readonly attempts: number;
+  readonly retries: number;
 }
 
 export interface TrialComparison {

@@ -9,7 +9,7 @@
  * assigns exits, the path follower (core/llm/follower.ts) makes the moves.
  */
 
-import { AgentError, ModelOutputError, type FailureKind } from '../../../core/errors.js';
+import { AgentError, EndpointError, ModelOutputError, type FailureKind } from '../../../core/errors.js';
 import { parseDirectAnswer, parsePlannerAnswer } from '../../../core/llm/answer.js';
 import { completionRequest } from '../../../core/llm/completion.js';
 import { NO_USAGE, addUsage, type UsageTotals } from '../../../core/llm/cost.js';
@@ -21,7 +21,7 @@ import type { Agent } from '../../../core/sim/agent.js';
 import type { Observation } from '../../../core/sim/observation.js';
 import { gridFromMap, type Grid } from '../../../core/world/grid.js';
 import type { ResponseCache } from './cache.js';
-import { CallError, callChat, scrub, type CallPolicy } from './client.js';
+import { CallError, callChat, scrub, type CallPolicy, type EndpointProblem } from './client.js';
 import { addLiveUsage } from './live-usage.js';
 import type { ConnectionSlots } from './slots.js';
 import { summaryOf, writeTranscript, type TranscriptCall } from './transcript.js';
@@ -40,6 +40,18 @@ export interface LlmContext {
   readonly liveUsage: SharedArrayBuffer | null;
   /** Told the usage of every finished episode (the live counter). */
   readonly onEpisodeUsage: (usage: UsageTotals) => void;
+}
+
+/** What happened and what to do, for a run stopped because the endpoint cannot serve it. */
+export function endpointAdvice(problem: EndpointProblem, config: AgentConfig): string {
+  switch (problem) {
+    case 'credentials':
+      return config.api_key_env === null
+        ? `the endpoint wants an API key and the configuration sends none: set api_key_env to the name of the environment variable that holds the key`
+        : `the endpoint refused the API key: check the key in the environment variable ${config.api_key_env} (api_key_env) and that it is valid for ${config.base_url}`;
+    case 'unreachable':
+      return `no server answers at ${config.base_url}: check base_url (host, port, /v1) and that the server is running`;
+  }
 }
 
 interface Answer {
@@ -160,7 +172,12 @@ export class LlmAgent implements Agent {
       };
       return { text, call };
     } catch (error) {
-      if (!(error instanceof CallError)) throw error;
+      if (!(error instanceof CallError)) {
+        // The run was cut (cancel, Ctrl+C, a stop) with this call on the wire: it was made, so it is counted; its
+        // answer was never read, so its tokens are unknown and not counted.
+        if (this.ctx.signal.aborted) this.recordCutCall(observation.step, prompt);
+        throw error;
+      }
       const s = error.stats;
       this.count({ ...NO_USAGE, calls: 1, retries: s.retries, timeouts: s.timeouts, latencyMs: s.latencyMs });
       this.calls.push({
@@ -178,8 +195,29 @@ export class LlmAgent implements Agent {
         output_tokens: null,
         cached: false,
       });
-      throw new AgentError(error.failure, `model call at step ${observation.step}: ${error.message}`);
+      const message = `model call at step ${observation.step}: ${error.message}`;
+      if (error.endpoint !== null) throw new EndpointError(`${message}; ${endpointAdvice(error.endpoint, this.ctx.config)}; the run stopped at this episode and declared no failure, so a resume after the fix runs it again`);
+      throw new AgentError(error.failure, message);
     }
+  }
+
+  private recordCutCall(step: number, prompt: string): void {
+    this.count({ ...NO_USAGE, calls: 1 });
+    this.calls.push({
+      type: 'call',
+      step,
+      prompt,
+      answer: null,
+      status: 'model_error',
+      error: 'cut: the run stopped while this call was in flight; its answer was not read',
+      attempts: 1,
+      retries: 0,
+      timeouts: 0,
+      latency_ms: 0,
+      input_tokens: null,
+      output_tokens: null,
+      cached: false,
+    });
   }
 
   private count(usage: UsageTotals): void {

@@ -43,6 +43,13 @@ export interface CallResult extends CallStats {
   readonly completion: Completion;
 }
 
+/**
+ * Why no call to this endpoint can succeed: it refused the credentials
+ * (HTTP 401/403), or it could not be reached (connection refused, unknown
+ * host, no route) on every attempt of the retry policy.
+ */
+export type EndpointProblem = 'credentials' | 'unreachable';
+
 /** A failed call: the episode's failure kind, with the call's statistics for the transcript. */
 export class CallError extends AgentError {
   override name = 'CallError';
@@ -50,10 +57,15 @@ export class CallError extends AgentError {
     failure: FailureKind,
     message: string,
     readonly stats: CallStats,
+    /** Set when the endpoint itself is at fault (the run stops: EndpointError). */
+    readonly endpoint: EndpointProblem | null = null,
   ) {
     super(failure, message);
   }
 }
+
+/** Error codes of a connection that never reached a server: a wrong host or port in base_url, or a server that is down. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 /** Replaces every occurrence of the key (a server may echo a header). */
 export function scrub(text: string, apiKey: string | null): string {
@@ -62,8 +74,8 @@ export function scrub(text: string, apiKey: string | null): string {
 
 type Attempt =
   | { readonly kind: 'ok'; readonly body: string }
-  | { readonly kind: 'retry'; readonly timeout: boolean; readonly problem: string }
-  | { readonly kind: 'fatal'; readonly problem: string };
+  | { readonly kind: 'retry'; readonly timeout: boolean; readonly unreachable: boolean; readonly problem: string }
+  | { readonly kind: 'fatal'; readonly credentials: boolean; readonly problem: string };
 
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
@@ -117,13 +129,13 @@ async function attempt(policy: CallPolicy, body: string, signal: AbortSignal | u
     const response = await post(new URL(`${policy.baseUrl}/chat/completions`), headers, body, policy.transport, controller.signal);
     if (response.status === 200) return { kind: 'ok', body: response.text };
     const problem = `HTTP ${response.status}: ${clip(response.text)}`;
-    if (response.status === 429 || response.status >= 500) return { kind: 'retry', timeout: false, problem };
-    return { kind: 'fatal', problem };
+    if (response.status === 429 || response.status >= 500) return { kind: 'retry', timeout: false, unreachable: false, problem };
+    return { kind: 'fatal', credentials: response.status === 401 || response.status === 403, problem };
   } catch (error) {
-    if (expired) return { kind: 'retry', timeout: true, problem: `no answer within the ${policy.timeoutMs} ms deadline` };
+    if (expired) return { kind: 'retry', timeout: true, unreachable: false, problem: `no answer within the ${policy.timeoutMs} ms deadline` };
     if (signal?.aborted) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    return { kind: 'retry', timeout: false, problem: `connection failed (${code ?? (error as Error).message})` };
+    return { kind: 'retry', timeout: false, unreachable: code !== undefined && UNREACHABLE_CODES.has(code), problem: `connection failed (${code ?? (error as Error).message})` };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
@@ -150,6 +162,8 @@ export async function callChat(policy: CallPolicy, body: string, slots: Connecti
   const problems: string[] = [];
   let timeouts = 0;
   let latencyMs = 0;
+  // Whether every attempt so far never reached a server (the endpoint is dead, not busy).
+  let unreachable = true;
   for (let n = 0; ; n++) {
     if (n > 0) await sleep(policy.retryBaseMs * 2 ** (n - 1), signal);
     await slots.acquire();
@@ -176,13 +190,14 @@ export async function callChat(policy: CallPolicy, body: string, slots: Connecti
       }
       case 'fatal':
         problems.push(result.problem);
-        throw new CallError('model_error', `the endpoint refused the call: ${scrub(result.problem, policy.apiKey)}`, stats());
+        throw new CallError('model_error', `the endpoint refused the call: ${scrub(result.problem, policy.apiKey)}`, stats(), result.credentials ? 'credentials' : null);
       case 'retry':
         problems.push(result.problem);
         if (result.timeout) timeouts += 1;
+        unreachable &&= result.unreachable;
         if (n >= policy.maxRetries) {
           const kind: FailureKind = result.timeout ? 'timeout' : 'model_error';
-          throw new CallError(kind, `model call failed after ${n + 1} attempt(s): ${scrub(result.problem, policy.apiKey)}`, stats());
+          throw new CallError(kind, `model call failed after ${n + 1} attempt(s): ${scrub(result.problem, policy.apiKey)}`, stats(), unreachable ? 'unreachable' : null);
         }
     }
   }

@@ -16,11 +16,15 @@
  *   {"type":"summary", ...}  last line: the usage totals and the outcome
  *
  * The file is written once, atomically, when the episode ends (also when it
- * fails), so a transcript on disk is always whole. It never holds the API
+ * fails), so a transcript on disk is always whole. An episode only runs
+ * again when its earlier run was cut (a cancel, Ctrl+C, a crash, a stop at
+ * a refused key) and never committed: the cut run's transcript is then moved
+ * to `cut/episode-<index>.run-<n>.jsonl` first, so its calls and tokens are
+ * kept and counted apart in the operational record (`cut`). It never holds the API
  * key: every text that came from the endpoint is scrubbed of it.
  */
 
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ValidationError, type FailureKind } from '../../../core/errors.js';
@@ -114,8 +118,60 @@ export async function writeTranscript(dir: string, t: Transcript): Promise<strin
   const file = transcriptFile(dir, t.header.episode);
   const tmp = `${file}.${process.pid}-${threadId}.${tmpCounter++}.tmp`;
   await writeFile(tmp, transcriptText(t));
+  if (t.header.episode !== null) await keepCutRun(dir, t.header.episode);
   await rename(tmp, file);
   return file;
+}
+
+/** The folder of the transcripts of cut episode runs. */
+export function cutTranscriptDir(dir: string): string {
+  return join(dir, CUT_DIR);
+}
+
+const CUT_DIR = 'cut';
+
+/** Moves an earlier (cut) run's transcript of `episode` into cut/ under the first free run number, if there is one. */
+async function keepCutRun(dir: string, episode: number): Promise<void> {
+  const file = transcriptFile(dir, episode);
+  const cut = cutTranscriptDir(dir);
+  try {
+    await stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await mkdir(cut, { recursive: true });
+  for (let n = 1; ; n++) {
+    try {
+      // link refuses an existing name (rename would replace it), so no cut run is ever overwritten.
+      await link(file, join(cut, `episode-${episode}.run-${n}.jsonl`));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      if (code === 'EEXIST') continue;
+      throw error;
+    }
+    await unlink(file);
+    return;
+  }
+}
+
+/** Every transcript of a cut episode run in `dir` (none when the folder does not exist). */
+export async function readCutTranscripts(dir: string): Promise<ReadTranscript[]> {
+  const cut = cutTranscriptDir(dir);
+  let names: string[];
+  try {
+    names = await readdir(cut);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const out: ReadTranscript[] = [];
+  for (const name of names.filter((n) => /^episode-\d+\.run-\d+\.jsonl$/.test(n)).sort()) {
+    const file = join(cut, name);
+    out.push(parseTranscriptText(await readFile(file, 'utf8'), file));
+  }
+  return out;
 }
 
 const FAILURE_KINDS: readonly FailureKind[] = ['invalid_output', 'model_error', 'timeout'];

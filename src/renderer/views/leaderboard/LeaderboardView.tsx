@@ -49,7 +49,10 @@ export function Board({ group, go }: { group: LeaderboardGroup; go: Navigate }) 
               <tr key={r.modelId} className="clickable" tabIndex={0} data-model={r.modelId} onClick={() => go({ view: 'trial', trialId: r.trialIds[0]! })} onKeyDown={rowKeys(() => go({ view: 'trial', trialId: r.trialIds[0]! }))} title={`Open trial ${r.trialIds.join(', ')} (Enter)`}>
                 <td className="num">{r.rank}</td>
                 <td>{r.modelId}</td>
-                <td className="num">{r.scoreRounded ?? points(r.score)}</td>
+                <td className="num">
+                  {r.scoreRounded ?? points(r.score)}
+                  {r.trialIds.length > 1 && <span className="muted series-label"> combined, mean of {r.trialIds.length} trials</span>}
+                </td>
                 <td>{r.intervalLow === null ? 'n/a' : `[${points(r.intervalLow)}, ${points(r.intervalHigh)}]`}</td>
                 <td>
                   <IsolationBadge isolation={r.isolation} />
@@ -94,7 +97,9 @@ export function LeaderboardView({ go }: { go: Navigate }) {
     <section className="view">
       <header className="view-header">
         <h1 tabIndex={-1}>Leaderboard</h1>
-        <p>Each model's most recent scored trial per target, ordered as scoring-v1.0.md section 8 orders them (`emberbench leaderboard`).</p>
+        <p>
+          Each model's most recent scored trial per target, ordered as scoring-v1.0.md section 8 orders them (`emberbench leaderboard`). A model whose latest trial belongs to a run of K trials is ranked by the combined score of that run's scored trials (each episode's trials averaged first, sections 6 and 12), labelled as such.
+        </p>
       </header>
       <ErrorMessage error={q.error} />
       {q.data === null ? (

@@ -98,9 +98,12 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
         <Field label="Concurrent episodes" field="jobs" error={error} hint={defaultJobs === null ? undefined : `Default ${defaultJobs} for this machine.`}>
           {(p) => <input {...p} type="number" min={1} value={jobs} onChange={(e) => setJobs(e.target.value)} placeholder={String(defaultJobs ?? 1)} />}
         </Field>
-        <Field label="Deadline per act (seconds)" field="actTimeoutMs" error={error} hint="An agent slower than this on one step fails the episode with a timeout.">
-          {(p) => <input {...p} type="number" min={0.001} step="any" value={deadline} onChange={(e) => setDeadline(e.target.value)} />}
-        </Field>
+        {/* A language model's calls have their own deadline (request_timeout_ms in its configuration): the act deadline does not apply. */}
+        {agent.kind !== 'openai-chat' && (
+          <Field label="Deadline per act (seconds)" field="actTimeoutMs" error={error} hint="An agent slower than this on one step fails the episode with a timeout.">
+            {(p) => <input {...p} type="number" min={0.001} step="any" value={deadline} onChange={(e) => setDeadline(e.target.value)} />}
+          </Field>
+        )}
         <Field label="Trials" field="trials" error={error} hint="Runs of the same configuration, one after another, each its own trial (3 or more for a stochastic model).">
           {(p) => <input {...p} type="number" min={1} max={20} value={trials} onChange={(e) => setTrials(e.target.value)} />}
         </Field>

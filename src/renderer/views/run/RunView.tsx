@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { RunningCard } from '../../components/RunningCard.js';
-import { UsageCounter } from '../../components/UsageCounter.js';
+import { TrialOfRun, UsageCounter } from '../../components/UsageCounter.js';
 import { points } from '../../components/format.js';
 import type { ApiErrorKind } from '../../../shared/api/result.js';
 import { RunForm } from './RunForm.js';
@@ -135,6 +135,7 @@ function EndedRun({ event, modelId, onOpen }: { event: RunProgressEvent; modelId
         </span>
         <span>running score {event.runningScore === null ? '–' : points(event.runningScore)}</span>
       </div>
+      <TrialOfRun trial={event.trial} usage={event.usage} />
       <UsageCounter usage={event.usage} />
       {event.error !== undefined && <ErrorMessage error={{ kind: event.error.kind as ApiErrorKind, message: event.error.message }} />}
     </div>

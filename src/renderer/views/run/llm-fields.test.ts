@@ -15,7 +15,7 @@ describe('the language-model fields', () => {
 });
 
 describe('the transcript panel', () => {
-  const line = (step: number): TranscriptLine => ({ step, prompt: '', answer: null, outcome: 'ok', latencyMs: 1, inputTokens: 1, outputTokens: 1 });
+  const line = (step: number): TranscriptLine => ({ step, prompt: '', answer: null, outcome: 'ok', latencyMs: 1, inputTokens: 1, outputTokens: 1, attempts: 1, retries: 0 });
   it('marks the call whose answer drove the shown step (planner plans hold until the next call)', () => {
     const lines = [line(0), line(4), line(8)];
     expect(drivingCall(lines, 0)).toBe(0);

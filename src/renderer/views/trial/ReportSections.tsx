@@ -1,5 +1,6 @@
 /** The score report as a page: every section of the CLI summary, with charts where a chart helps. */
 
+import { costText } from '../../../core/llm/cost.js';
 import { Rational } from '../../../core/stats/rational.js';
 import type { ScoreReport } from '../../../core/scoring/report.js';
 import type { OperationalRecord } from '../../../core/scoring/operational.js';
@@ -150,10 +151,18 @@ export function OperationalCard({ record }: { record: OperationalRecord }) {
           ['latency (s)', record.latency_seconds],
           ['input tokens', record.input_tokens.toLocaleString()],
           ['output tokens', record.output_tokens.toLocaleString()],
-          ['cost', record.cost === null ? 'n/a' : `${Rational.parse(record.cost).toFixed(6)} ${record.cost_unit ?? ''}`],
+          ['cost', record.cost === null ? 'n/a' : `${costText(Rational.parse(record.cost))} ${record.cost_unit ?? ''}`],
           ['retries', record.retries],
           ['timeouts', record.timeouts],
           ['isolation', record.isolation ?? 'not recorded'],
+          ...(record.cut === undefined
+            ? []
+            : ([
+                [
+                  'cut episode runs (not in the counts above)',
+                  `${record.cut.episodes} runs, ${record.cut.calls} calls, ${record.cut.input_tokens.toLocaleString()} input + ${record.cut.output_tokens.toLocaleString()} output tokens${record.cut.cost === null ? '' : `, cost ${costText(Rational.parse(record.cut.cost))} ${record.cost_unit ?? ''}`}`,
+                ],
+              ] as const)),
         ]}
       />
     </div>

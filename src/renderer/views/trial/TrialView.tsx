@@ -12,7 +12,8 @@ import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Busy, ProgressBar } from '../../components/ProgressBar.js';
 import { dateTime, duration, points } from '../../components/format.js';
 import { ComponentsCard, FamiliesCard, Headline, OperationalCard, PeopleCard, TailAndZeroCard } from './ReportSections.js';
-import { UsageCounter } from '../../components/UsageCounter.js';
+import { TrialOfRun, UsageCounter } from '../../components/UsageCounter.js';
+import { SeriesCard } from './SeriesCard.js';
 import { EpisodeTable } from './EpisodeTable.js';
 import { ExportPanel } from './ExportPanel.js';
 import { TrialIntegrity } from './TrialIntegrity.js';
@@ -67,6 +68,7 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
           This agent ran without a sandbox (isolation none): it had your full rights, so nothing shows that it saw only its observations (docs/agents.md, Sandbox).
         </div>
       )}
+      <SeriesCard trialId={trialId} go={go} />
       {progress !== null && progress.state === 'running' && (
         <div className="card">
           <ProgressBar done={progress.finished} total={progress.scheduled} label={`Trial ${trialId}`} />
@@ -77,6 +79,7 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             <span>ETA {progress.finished === 0 ? '–' : duration(progress.etaMs)}</span>
             <span>running score {progress.runningScore === null ? '–' : points(progress.runningScore)}</span>
           </div>
+          <TrialOfRun trial={progress.trial} usage={progress.usage} />
           <UsageCounter usage={progress.usage} />
         </div>
       )}
