@@ -8,6 +8,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { useNativeHash } from '../node/native-hash.js';
+import { setPlaceholderNotices } from '../node/output-placeholder.js';
 import { installInterruptHandler } from './interrupt.js';
 import type { CliIO } from './io.js';
 import { jsonReport, humanReport, writeFailure, type OutputMode } from './output.js';
@@ -90,7 +91,10 @@ export async function runCli(argv: readonly string[] = process.argv.slice(2)): P
   process.stdout.on('error', () => undefined);
   useNativeHash();
   const uninstall = installInterruptHandler(preliminaryMode(argv).json, io);
+  // A placeholder left by a killed earlier run is cleared with a notice (never on --json's stderr).
+  const restoreNotices = setPlaceholderNotices(preliminaryMode(argv).json ? undefined : (text) => io.stderr(`emberbench: ${text}\n`));
   const code = await main(argv, io);
+  restoreNotices();
   uninstall();
   await flushed(process.stdout);
   await flushed(process.stderr);

@@ -86,8 +86,17 @@ function pending(remove: () => void): Release {
  * stops tracking it, called once the directory is published or cleaned up.
  */
 export function trackPendingDirectory(path: string, recursive: boolean): () => void {
-  // A placeholder is removed only while still empty (else it is not ours to remove).
-  return pending(() => (recursive ? rmSync(path, { recursive: true, force: true }) : rmdirSync(path)));
+  if (!recursive) return trackPendingRemoval(() => rmdirSync(path));
+  return pending(() => rmSync(path, { recursive: true, force: true }));
+}
+
+/**
+ * Registers a synchronous removal for Ctrl+C and process exit (errors are
+ * ignored: already gone, or no longer ours); returns the function that
+ * stops tracking it. A placeholder's removal checks that it is still its own.
+ */
+export function trackPendingRemoval(remove: () => void): () => void {
+  return pending(remove);
 }
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {

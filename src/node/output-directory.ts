@@ -4,21 +4,26 @@
  *
  * The target must not exist (a directory is never replaced: there is no
  * --force) and must not lie inside an input directory. It is reserved with
- * an exclusive mkdir (an empty placeholder, so a directory another process
- * creates meanwhile is never replaced); the content is written into a
+ * an exclusive mkdir (a placeholder holding only a mark naming its owner,
+ * output-placeholder.ts, so a directory another process creates meanwhile is
+ * never replaced, and a placeholder left by a killed process is cleared by
+ * the next run); the content is written into a
  * temporary directory beside it (each file fsynced), checked by the caller,
  * and renamed over the empty placeholder in one step. On any failure, and on
  * Ctrl+C (files.ts removePendingOutputs), the temporary directory and the
- * placeholder are removed: nothing is left behind.
+ * placeholder are removed: nothing is left behind. A SIGKILL leaves the
+ * marked placeholder (and the temporary directory), which the next run
+ * clears once its owner is provably dead.
  */
 
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { OutputError, isEmberError } from '../core/errors.js';
-import { trackPendingDirectory } from './files.js';
+import { trackPendingDirectory, trackPendingRemoval } from './files.js';
 import { errnoCode } from './errno.js';
+import { clearDeadPlaceholder, markPlaceholder, removeOwnedPlaceholder, tempPrefix, unmarkPlaceholder, type OwnedPlaceholder } from './output-placeholder.js';
 
 function isInside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
@@ -63,8 +68,9 @@ export function checkOutputDirectory(out: string, kind: OutputDirectoryKind, inp
   } catch {
     exists = false;
   }
-  // Never replaced, not even an empty one: there is no --force.
-  if (exists) throw new OutputError(`output directory exists (${kind.existsNote}): ${out}`);
+  // Never replaced, not even an empty one: there is no --force. Only the
+  // placeholder of a provably dead emberbench process is cleared.
+  if (exists && !clearDeadPlaceholder(out)) throw new OutputError(`output directory exists (${kind.existsNote}): ${out}`);
   for (const input of inputDirs) {
     let inputReal: string;
     try {
@@ -111,16 +117,6 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Removes the placeholder only while it is still the empty directory this process created. */
-async function removePlaceholder(path: string, ours: { readonly dev: number; readonly ino: number }): Promise<void> {
-  try {
-    const now = await lstat(path);
-    if (now.dev === ours.dev && now.ino === ours.ino && (await readdir(path)).length === 0) await rmdir(path);
-  } catch {
-    // gone already
-  }
-}
-
 /**
  * Renames the temporary directory over the empty placeholder. POSIX rename
  * replaces an empty directory atomically and fails if it is not empty
@@ -128,7 +124,8 @@ async function removePlaceholder(path: string, ours: { readonly dev: number; rea
  * replace a directory at all (Windows), the placeholder is removed first,
  * but only while it is still ours and empty.
  */
-async function publish(temp: string, target: string, ours: { readonly dev: number; readonly ino: number }): Promise<void> {
+async function publish(temp: string, target: string, ours: OwnedPlaceholder): Promise<void> {
+  unmarkPlaceholder(ours);
   try {
     await rename(temp, target);
     return;
@@ -150,6 +147,28 @@ async function publish(temp: string, target: string, ours: { readonly dev: numbe
   }
 }
 
+/** Creates the marked placeholder (clearing one a dead process left first). */
+async function reserve(target: string, kind: OutputDirectoryKind): Promise<OwnedPlaceholder> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await mkdir(target);
+      break;
+    } catch (error) {
+      if (errnoCode(error) === 'EEXIST') {
+        if (attempt === 0 && clearDeadPlaceholder(target)) continue;
+        throw new OutputError(`output directory exists (${kind.existsNote}): ${target}`);
+      }
+      throw new OutputError(`cannot create output directory ${target}: ${errnoCode(error) ?? String(error)}`);
+    }
+  }
+  try {
+    return markPlaceholder(target);
+  } catch (error) {
+    await rmdir(target).catch(() => undefined);
+    throw new OutputError(`cannot create output directory ${target}: ${errnoCode(error) ?? String(error)}`);
+  }
+}
+
 export interface OutputDirectoryHooks {
   /** Runs after the temporary directory is complete and checked, before it is renamed into place (a seam for tests). */
   readonly beforePublish?: (tempDir: string) => void | Promise<void>;
@@ -162,16 +181,9 @@ export interface OutputDirectoryHooks {
  * Call checkOutputDirectory first, before any long computation.
  */
 export async function writeOutputDirectory<T>(target: string, kind: OutputDirectoryKind, fill: (temp: string) => Promise<T>, hooks: OutputDirectoryHooks = {}): Promise<T> {
-  try {
-    await mkdir(target);
-  } catch (error) {
-    if (errnoCode(error) === 'EEXIST') throw new OutputError(`output directory exists (${kind.existsNote}): ${target}`);
-    throw new OutputError(`cannot create output directory ${target}: ${errnoCode(error) ?? String(error)}`);
-  }
-  const untrackPlaceholder = trackPendingDirectory(target, false);
-  const placeholder = await lstat(target);
-  const ours = { dev: placeholder.dev, ino: placeholder.ino };
-  const temp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const ours = await reserve(target, kind);
+  const untrackPlaceholder = trackPendingRemoval(() => removeOwnedPlaceholder(ours));
+  const temp = join(dirname(resolve(target)), `${tempPrefix(target, process.pid)}${randomBytes(6).toString('hex')}.tmp`);
   const untrackTemp = trackPendingDirectory(temp, true);
   try {
     await mkdir(temp);
@@ -185,7 +197,7 @@ export async function writeOutputDirectory<T>(target: string, kind: OutputDirect
     return value;
   } catch (error) {
     await rm(temp, { recursive: true, force: true }).catch(() => undefined);
-    await removePlaceholder(target, ours);
+    removeOwnedPlaceholder(ours);
     untrackTemp();
     untrackPlaceholder();
     if (isEmberError(error)) throw error;

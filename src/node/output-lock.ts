@@ -67,7 +67,8 @@ export function describeHolder(holder: LockHolder): string {
   return `pid ${holder.pid} on host ${holder.host}, started ${holder.startedAt}`;
 }
 
-function lockText(me: ProcessIdentity): string {
+/** The text of a lock (or of a placeholder's owner mark, output-placeholder.ts) naming `me` and a fresh nonce. */
+export function lockText(me: ProcessIdentity): string {
   return (
     JSON.stringify({
       ember_lock: LOCK_VERSION,

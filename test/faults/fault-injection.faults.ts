@@ -10,7 +10,9 @@
 // trial is complete, interrupted or incomplete, none `running`; every
 // episode committed before the fault is still there with the same record;
 // `archive check` (checkArchive) finds nothing damaged; a killed export,
-// bundle or pack left either nothing or the whole output. At the end every
+// bundle or pack left either nothing, the whole output, or its placeholder
+// naming the dead owner, which a retry of the same command clears (the
+// retry writes the whole output). At the end every
 // interrupted trial is resumed to the end and exported: each result is
 // byte-identical to the CLI's `evaluation run` of the same manifest (one of
 // them above 1 MB, so the streamed paths run), and each import exports the
@@ -29,6 +31,7 @@ import { loadSuiteDir } from '../../src/node/inputs.js';
 import { PUBLIC_SUITE, ROOT, tempDir } from '../archive/helpers.js';
 import { seededRandom } from '../seeded-random.js';
 import { rawDatabase } from '../kits/archive-kit.js';
+import { OWNER_MARK } from '../../src/node/output-placeholder.js';
 
 const BIN = join(ROOT, 'bin', 'emberbench.js');
 const MODEL = 'static-shortest-path-v1';
@@ -43,7 +46,7 @@ const between = (lo: number, hi: number): number => lo + Math.floor(random() * (
 const tmp = tempDir('ember-faults-');
 const at = (...parts: string[]): string => join(tmp.dir, ...parts);
 const ARCHIVE = at('archive.sqlite');
-const counts = { faults: 0, kills: 0, diskFulls: 0, statesChecked: 0, episodesChecked: 0, losses: 0, resultsCompared: 0, emptyPlaceholders: 0 };
+const counts = { faults: 0, kills: 0, diskFulls: 0, statesChecked: 0, episodesChecked: 0, losses: 0, resultsCompared: 0, placeholders: 0, placeholdersRetried: 0, emptyPlaceholders: 0 };
 
 interface Server {
   readonly child: ChildProcess;
@@ -158,15 +161,25 @@ async function checkAfterFault(before: Map<string, string>, what: string): Promi
   expect(counts.losses, `${what}: committed episodes lost`).toBe(0);
 }
 
-/** An output a killed command may leave: nothing, or exactly the reference (every file byte-identical). */
-function wholeOrAbsent(out: string, reference: string, what: string): void {
+/**
+ * An output a killed command may leave: nothing, the whole reference (every file byte-identical), or
+ * the placeholder that reserved it (output-placeholder.ts: only its owner's mark), which must not block
+ * a retry: `retry` (the same command) is run and must write the whole reference.
+ */
+function wholeOrAbsent(out: string, reference: string, what: string, retry?: readonly string[]): void {
   counts.statesChecked++;
   if (!existsSync(out)) return;
   const files = (dir: string): string[] => (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
-  // A SIGKILL between reserving the output folder (an empty placeholder, output-directory.ts) and
-  // publishing it leaves that empty folder: no content, but a retry is refused as "exists" until it is
-  // removed. Known and open; counted apart, not as a partial output.
-  if (readdirSync(out).length === 0) {
+  const entries = readdirSync(out);
+  if (entries.length === 1 && entries[0] === OWNER_MARK) {
+    counts.placeholders++;
+    if (retry === undefined) return;
+    cliSync(retry);
+    counts.placeholdersRetried++;
+  } else if (entries.length === 0) {
+    // A kill within the microseconds between the mkdir and the owner's mark, or between removing the
+    // mark and the rename that publishes, leaves an unmarked empty folder: refused as "exists" (an
+    // empty folder is not provably ours). Counted apart, not as a partial output.
     counts.emptyPlaceholders++;
     return;
   }
@@ -207,7 +220,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (server !== undefined) await kill(server.child);
   console.log(
-    `fault injection: seed ${SEED}; faults injected ${counts.faults} (SIGKILL ${counts.kills}, disk full ${counts.diskFulls}); states checked ${counts.statesChecked}; committed episodes checked ${counts.episodesChecked}; results compared ${counts.resultsCompared}; empty output placeholders left by a kill ${counts.emptyPlaceholders}; losses ${counts.losses}`,
+    `fault injection: seed ${SEED}; faults injected ${counts.faults} (SIGKILL ${counts.kills}, disk full ${counts.diskFulls}); states checked ${counts.statesChecked}; committed episodes checked ${counts.episodesChecked}; results compared ${counts.resultsCompared}; output placeholders left by a kill ${counts.placeholders} (cleared by a retry ${counts.placeholdersRetried}), unmarked empty ones ${counts.emptyPlaceholders}; losses ${counts.losses}`,
   );
   tmp.remove();
 });
@@ -241,7 +254,7 @@ async function completeTrial(): Promise<number | undefined> {
 }
 
 /** Starts what the fault interrupts; returns whatever the check after it needs. */
-async function begin(kind: Kind, n: number): Promise<{ victim: ChildProcess; output?: { out: string; reference: string } }> {
+async function begin(kind: Kind, n: number): Promise<{ victim: ChildProcess; output?: { out: string; reference: string; retry?: readonly string[] } }> {
   switch (kind) {
     case 'run': {
       // The first run is of the large manifest (a result above 1 MB, whatever the seed), then one in four.
@@ -277,11 +290,13 @@ async function begin(kind: Kind, n: number): Promise<{ victim: ChildProcess; out
     }
     case 'bundle': {
       const out = at(`bundle-${n}`);
-      return { victim: cli(['bundle', 'create', '--pack', at('ref-pack'), '--result', at('small.result.json'), '--resamples', '50', '--out', out]), output: { out, reference: at('ref-bundle') } };
+      const args = ['bundle', 'create', '--pack', at('ref-pack'), '--result', at('small.result.json'), '--resamples', '50', '--out', out];
+      return { victim: cli(args), output: { out, reference: at('ref-bundle'), retry: args } };
     }
     case 'pack-cli': {
       const out = at(`pack-${n}`);
-      return { victim: cli(['pack', 'build', '--suite', PUBLIC_SUITE, '--manifest', manifests.small.file, '--out', out]), output: { out, reference: at('ref-pack') } };
+      const args = ['pack', 'build', '--suite', PUBLIC_SUITE, '--manifest', manifests.small.file, '--out', out];
+      return { victim: cli(args), output: { out, reference: at('ref-pack'), retry: args } };
     }
   }
 }
@@ -309,7 +324,7 @@ describe('fault injection', () => {
       }
       console.log(`fault #${n}: ${kind}, ${killed ? 'killed' : 'had ended before its kill point'} (${before.size} episodes committed before it)`);
       if (started.victim !== server.child) {
-        if (started.output !== undefined) wholeOrAbsent(started.output.out, started.output.reference, `${kind} #${n}`);
+        if (started.output !== undefined) wholeOrAbsent(started.output.out, started.output.reference, `${kind} #${n}`, started.output.retry);
         if (server.child.exitCode === null && server.child.signalCode === null) {
           await checkAfterFault(before, `${kind} #${n}`);
           continue;

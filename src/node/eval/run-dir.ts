@@ -122,7 +122,8 @@ export interface RunStatus {
   readonly shards: readonly ShardStatus[];
 }
 
-function journalEntries(out: string): number {
+/** Entry lines of the journal beside `out` (its header not counted; a torn last line left out). */
+export function journalEntries(out: string): number {
   let lines = 0;
   forEachJournalLine(journalPath(out), () => void (lines += 1));
   return Math.max(0, lines - 1);

@@ -7,3 +7,5 @@
 
 export { runStatus, shardResultPath, type RunSettings, type ShardStatus } from '../eval/run-dir.js';
 export { shellWord } from '../shard-plan/shell.js';
+export { outputStatus, type OutputStatus } from '../eval/output-status.js';
+export { loadManifestFile, loadSuiteDir } from '../inputs.js';
