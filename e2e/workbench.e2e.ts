@@ -224,6 +224,11 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await interrupted.getByRole('button', { name: 'Resume' }).click();
     const done = page.locator('.running.ended.complete');
     await expect.poll(() => done.locator('.run-episodes').allTextContents(), { timeout: 240_000 }).toContain('30 of 30 episodes');
+    // The finished card shows the trial's score (over every episode, also those before the cancel) and the elapsed time.
+    const card = done.filter({ hasText: '30 of 30 episodes' }).first();
+    await expect.poll(() => card.locator('.run-score').textContent(), { timeout: 30_000 }).toMatch(/^score \d+\.\d$/);
+    expect(await card.textContent()).not.toContain('running score');
+    expect(await card.locator('.run-elapsed').textContent()).toMatch(/^elapsed \d/);
     await shot('run-resumed');
   });
 
