@@ -236,6 +236,13 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(stdout.length).toBeGreaterThan(0);
     await exportCard.getByRole('button', { name: 'Verify bundle' }).click();
     await exportCard.getByTestId('bundle-notice').filter({ hasText: /^Verified/ }).waitFor({ timeout: 60_000 });
+    // A folder that is not there is said to be missing, with its path (not "malformed").
+    const missing = join(dir, 'no-such-bundle');
+    await exportCard.getByLabel('Bundle folder to verify').fill(missing);
+    await exportCard.getByRole('button', { name: 'Verify bundle' }).click();
+    await expect.poll(() => exportCard.textContent(), { timeout: 60_000 }).toContain(`there is no folder at ${missing}`);
+    expect(await exportCard.textContent()).not.toContain('malformed');
+    await exportCard.getByLabel('Bundle folder to verify').fill(bundle);
 
     // The same folder again: refused, with what to do.
     await exportCard.getByRole('button', { name: 'Export bundle' }).click();
@@ -244,6 +251,9 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
 
     const report = join(dir, 'report.html');
     await exportCard.getByLabel(/#9 v1-pub-10-large-hall/).check();
+    // The report has its own bundle field (filled by the export) and says why it cannot be written yet.
+    expect(await exportCard.getByLabel('Bundle folder of the report').inputValue()).toBe(bundle);
+    expect(await exportCard.getByTestId('html-report-blocked').textContent()).toBe('Type a new file name for the report.');
     await exportCard.getByLabel('New HTML report file').fill(report);
     await exportCard.getByRole('button', { name: 'Write HTML report' }).click();
     await exportCard.getByTestId('report-notice').waitFor({ timeout: 120_000 });

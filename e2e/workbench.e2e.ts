@@ -89,7 +89,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await page.keyboard.press('Alt+2');
     await page.locator('main h1', { hasText: 'Suites and packs' }).waitFor();
     await expect.poll(() => page.locator('.previews canvas').count(), { timeout: 30_000 }).toBe(10);
-    expect(await page.locator('.previews canvas').first().getAttribute('aria-label')).toMatch(/^Map of v1-pub-01-single-exit-sparse: 12 by 24 cells, 1 exit cells, 10 people/);
+    expect(await page.locator('.previews canvas').first().getAttribute('aria-label')).toMatch(/^Map of v1-pub-01-single-exit-sparse: 12 by 24 cells, 1 exit cell, 10 people/);
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.locator('.notice.ok').waitFor({ timeout: 60_000 });
     await shot('suites');

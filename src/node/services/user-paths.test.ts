@@ -26,7 +26,7 @@ describe('paths typed into the workbench', () => {
     const missing = join(dir, 'no-such-suite');
     const error = refusal(() => existingPath(missing, 'dir', 'folder'));
     expect(error).toEqual({ kind: 'usage', field: 'dir', message: `Folder: there is no folder at ${missing}: check the path (it is on the machine the workbench runs on)` });
-    expect(refusal(() => existingPath(join(dir, 'gone'), 'bundleDir', 'folder')).message).toMatch(/^Bundle folder: there is no folder at /);
+    expect(refusal(() => existingPath(join(dir, 'gone'), 'bundleDir', 'folder')).message).toMatch(/^Bundle folder of the report: there is no folder at /);
   });
 
   test('a file where a folder is expected, and a relative path, are refused with a sentence', () => {

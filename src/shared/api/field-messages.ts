@@ -10,7 +10,7 @@
 /** Contract field (dotted path, array indexes dropped) -> the label its control shows. */
 export const FIELD_LABELS: Readonly<Record<string, string>> = {
   dir: 'Folder',
-  bundleDir: 'Bundle folder',
+  bundleDir: 'Bundle folder of the report',
   outDir: 'New folder',
   outFile: 'New HTML report file',
   seeds: 'Seeds',

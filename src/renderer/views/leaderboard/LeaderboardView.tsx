@@ -94,7 +94,10 @@ export function LeaderboardView({ go }: { go: Navigate }) {
     <section className="view">
       <header className="view-header">
         <h1 tabIndex={-1}>Leaderboard</h1>
-        <p>Each model's most recent scored trial per target, ordered as scoring-v1.0.md section 8 orders them (`emberbench leaderboard`).</p>
+        <p>
+          Each model's most recent scored trial per target, in the leaderboard's order (as `emberbench leaderboard`): the score to 0.1 point, then the Safety factor, avoidable casualties, avoidable stranded, the worst scenario and the model ID. The project's
+          docs/comparison.md, section "Leaderboard", explains it.
+        </p>
       </header>
       <ErrorMessage error={q.error} />
       {q.data === null ? (

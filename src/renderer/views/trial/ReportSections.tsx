@@ -4,7 +4,7 @@ import { Rational } from '../../../core/stats/rational.js';
 import type { ScoreReport } from '../../../core/scoring/report.js';
 import type { OperationalRecord } from '../../../core/scoring/operational.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../../core/scoring/evidence.js';
-import { factor, points } from '../../components/format.js';
+import { factor, people, points } from '../../components/format.js';
 import { Bars, IntervalStrip } from './Bars.js';
 
 export function Headline({ report }: { report: ScoreReport }) {
@@ -117,11 +117,11 @@ export function PeopleCard({ report }: { report: ScoreReport }) {
       <h2>People per trial</h2>
       <Figures
         rows={[
-          ['escapable', points(p.escapable)],
-          ['evacuated', points(p.evacuated)],
-          ['avoidable casualties', points(p.avoidable_casualties)],
-          ['avoidable stranded', points(p.avoidable_stranded)],
-          ['unavoidable losses', points(p.unavoidable_losses)],
+          ['escapable', people(p.escapable)],
+          ['evacuated', people(p.evacuated)],
+          ['avoidable casualties', people(p.avoidable_casualties)],
+          ['avoidable stranded', people(p.avoidable_stranded)],
+          ['unavoidable losses', people(p.unavoidable_losses)],
         ]}
       />
       <h2>Congestion diagnostics</h2>

@@ -91,7 +91,7 @@ export function TrialsView({ go }: { go: Navigate }) {
         <div className="filters" role="search">
           <label>
             Model
-            <input ref={modelBox} type="search" value={model} onChange={(e) => setModel(e.target.value)} placeholder="part of a model ID" aria-label="Filter by model" />
+            <input ref={modelBox} type="search" value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. part of a model ID" aria-label="Filter by model" />
           </label>
           <FilterSelect label="Status" value={filters.status} choices={trialStatuses} onChange={(status) => setFilters({ ...filters, status })} ariaLabel="Filter by status" />
           <FilterSelect label="Official" value={filters.official} choices={OFFICIAL_CHOICES} onChange={(official) => setFilters({ ...filters, official })} ariaLabel="Filter by official" />
