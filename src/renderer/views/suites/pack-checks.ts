@@ -16,13 +16,23 @@ export interface PackCheck extends ValidationReport {
 
 export type PackChecks = Readonly<Record<string, PackCheck>>;
 
+/** The part of the browser's Storage used here (tests pass their own). */
+export interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+function browserStore(): KeyValueStore | undefined {
+  return (globalThis as { localStorage?: KeyValueStore }).localStorage;
+}
+
 function isCheck(value: unknown): value is PackCheck {
   const v = value as Partial<PackCheck> | null;
   return typeof v === 'object' && v !== null && typeof v.valid === 'boolean' && typeof v.message === 'string' && typeof v.checkedAt === 'string';
 }
 
 /** The stored checks; anything malformed in storage is left out (it is only a display cache). */
-export function readPackChecks(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): PackChecks {
+export function readPackChecks(storage: Pick<KeyValueStore, 'getItem'> | undefined = browserStore()): PackChecks {
   try {
     const raw: unknown = JSON.parse(storage?.getItem(STORAGE_KEY) ?? '{}');
     if (typeof raw !== 'object' || raw === null) return {};
@@ -33,7 +43,7 @@ export function readPackChecks(storage: Pick<Storage, 'getItem'> | undefined = g
 }
 
 /** Adds one check and stores the whole set; returns the new set (storage that refuses a write keeps it for this page). */
-export function savePackCheck(checks: PackChecks, digest: string, report: ValidationReport, now: Date, storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): PackChecks {
+export function savePackCheck(checks: PackChecks, digest: string, report: ValidationReport, now: Date, storage: Pick<KeyValueStore, 'setItem'> | undefined = browserStore()): PackChecks {
   const next = { ...checks, [digest]: { valid: report.valid, message: report.message, checkedAt: now.toISOString() } };
   try {
     storage?.setItem(STORAGE_KEY, JSON.stringify(next));
