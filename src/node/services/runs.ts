@@ -20,11 +20,11 @@ import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
 import { storedSuiteFiles } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
-import { statement, type Archive } from '../archive/archive.js';
+import type { Archive } from '../archive/archive.js';
 import { runOffThread, scoreOffThread } from '../jobs/off-thread.js';
 import { scoreJobOf } from '../jobs/score-job.js';
 import { scoreStoredJobOf } from '../jobs/score-stored.js';
-import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
+import { insertTrial, setTrialIsolation, setTrialStatus, storedEpisodeScoreTotal } from '../archive/trials-store.js';
 import { agentIsolation } from '../agents/local-operational.js';
 import { storeOperationalRecord } from './local-runs.js';
 import type { EntryPoints } from '../entry-points.js';
@@ -81,16 +81,6 @@ interface ActiveRun {
 /** The archive change a progress event stands for: committed episodes while it runs, its status once it ended. */
 export function changeOf(event: RunProgressEvent): ArchiveChange {
   return { kind: 'trial', trialId: event.trialId, what: event.state === 'running' ? 'progress' : 'status' };
-}
-
-/**
- * The scores of the episodes a trial already holds (a resumed run's earlier
- * episodes), so that the running mean is over all of its episodes, not only
- * those of this launch. Display only, like the mean itself.
- */
-function storedScores(archive: Archive, trialId: number): { sum: number; count: number } {
-  const row = statement<{ n: number; total: number }>(archive, 'SELECT COUNT(*) AS n, TOTAL(score_key) AS total FROM episodes WHERE trial_id = ? AND score IS NOT NULL').get(trialId);
-  return { sum: row?.total ?? 0, count: row?.n ?? 0 };
 }
 
 /** Episode score text (decimal points) as a number, for the running mean only. */
@@ -263,7 +253,8 @@ export class RunManager {
     this.archive.write((db) => setTrialIsolation(db, trialId, isolation));
     // The workers get the stored suite's bytes and load it themselves: no folder is written for them.
     const suiteDir = { files: storedSuiteFiles(this.archive, suite.hash), source: `archive:suite/${suite.hash.slice(0, 12)}` };
-    const earlier = storedScores(this.archive, trialId);
+    // A resumed run's mean starts from the episodes the trial already holds.
+    const earlier = storedEpisodeScoreTotal(this.archive, trialId);
     const run: ActiveRun = {
       trialId,
       modelId: row.model_id,

@@ -93,7 +93,10 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
           void bundle.run(() => api['export.bundle']({ a: [...a], b: [...b], outDir: outDir.trim(), ...signing })).then((s) => {
             setPassphrase('');
             setWritten(s);
-            if (s !== null) (setVerifyDir(s.dir), setReportBundle(s.dir));
+            if (s !== null) {
+              setVerifyDir(s.dir);
+              setReportBundle(s.dir);
+            }
           });
         }}
       >
@@ -198,17 +201,4 @@ export function htmlReportBlocked(bundleDir: string, outFile: string): string | 
   return null;
 }
 
-/** A CSV download built in the page (no server, no file path). */
-export function downloadCsv(name: string, header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): void {
-  const cell = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { downloadCsv } from './csv.js';

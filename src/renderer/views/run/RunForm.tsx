@@ -95,7 +95,10 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
         draft={agent}
         onChange={(next) => {
           // Another kind of agent shows other fields: an error about the old kind's field would highlight nothing.
-          if (next.kind !== agent.kind) (start.clear(), setLocalError(null));
+          if (next.kind !== agent.kind) {
+            start.clear();
+            setLocalError(null);
+          }
           setAgent(next);
         }}
         builtins={builtins}

@@ -14,21 +14,24 @@ import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
 import { shortDateTime } from '../../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
+import { ColumnChooser } from './ColumnChooser.js';
+import { readHiddenColumns } from './trial-columns.js';
 import { TRIAL_LISTS } from '../../app/archive-changes.js';
 
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
 
 const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
-  { id: 'model', label: 'Model', width: 'minmax(170px, 1.7fr)', sort: 'model', render: (t) => <span className="model" title={`${t.modelId} · ${t.agentLabel}`}>{t.modelId}</span> },
-  { id: 'suite', label: 'Suite', width: 'minmax(130px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
-  { id: 'score', label: 'Score', width: '130px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
-  { id: 'official', label: 'Official', width: '96px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
+  // The model ID gets the room: long IDs (dated model names) must read whole at 1440 px.
+  { id: 'model', label: 'Model', width: 'minmax(240px, 3fr)', sort: 'model', render: (t) => <span className="model" title={`${t.modelId} · ${t.agentLabel}`}>{t.modelId}</span> },
+  { id: 'suite', label: 'Suite', width: 'minmax(110px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
+  { id: 'score', label: 'Score', width: '124px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
+  { id: 'official', label: 'Official', width: '88px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
   { id: 'status', label: 'Status', width: '104px', sort: 'status', render: (t) => <span className={`pill ${t.status}`}>{t.status}</span> },
   { id: 'episodes', label: 'Episodes', width: '84px', numeric: true, sort: 'episodes', render: (t) => `${t.episodesCompleted}/${t.episodesScheduled}` },
   { id: 'dead', label: 'Dead', width: '60px', numeric: true, sort: 'dead', render: (t) => t.dead },
   { id: 'origin', label: 'Origin', width: '70px', render: (t) => t.origin },
   { id: 'isolation', label: 'Isolation', width: '104px', render: (t) => <IsolationBadge isolation={t.isolation} /> },
-  { id: 'created', label: 'Date', width: '150px', sort: 'created', render: (t) => shortDateTime(t.created) },
+  { id: 'created', label: 'Date', width: '136px', sort: 'created', render: (t) => shortDateTime(t.created) },
 ];
 
 interface Filters {
@@ -50,6 +53,7 @@ export function TrialsView({ go }: { go: Navigate }) {
   const [sort, setSort] = useState<SortState<TrialSort>>({ column: 'created', direction: 'desc' });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [model, setModel] = useState('');
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => readHiddenColumns());
   const modelBox = useRef<HTMLInputElement>(null);
   // Typing in the model box filters after a short pause, not on every key.
   useEffect(() => {
@@ -105,6 +109,11 @@ export function TrialsView({ go }: { go: Navigate }) {
               Clear filters
             </button>
           )}
+          <ColumnChooser
+            hidden={hidden}
+            onHidden={setHidden}
+            fetchPage={(offset, limit) => api['trials.list']({ sort: sort.column, direction: sort.direction, filter, offset, limit }).then((r) => (r.ok ? r.value : null))}
+          />
         </div>
         <ErrorMessage error={rows.error} />
         {rows.total === null ? (
@@ -116,7 +125,7 @@ export function TrialsView({ go }: { go: Navigate }) {
             <EmptyState title="The archive has no trial yet.">Start an evaluation in Run, or import a result made with the CLI below.</EmptyState>
           )
         ) : (
-          <VirtualTable label="trials" columns={COLUMNS} rows={rows} sort={sort} onSort={setSort} rowKey={(t) => String(t.trialId)} onOpen={(t) => go({ view: 'trial', trialId: t.trialId })} />
+          <VirtualTable label="trials" columns={COLUMNS.filter((c) => !hidden.has(c.id))} rows={rows} sort={sort} onSort={setSort} rowKey={(t) => String(t.trialId)} onOpen={(t) => go({ view: 'trial', trialId: t.trialId })} />
         )}
       </div>
       <ImportPanel onOpen={(trialId) => go({ view: 'trial', trialId })} />
