@@ -201,10 +201,14 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(await bars.first().getAttribute('data-delta')).toBe(artifact.family_deltas[0]!.delta);
     await shot('compare');
 
-    // The paired table is sorted by difference; its first row opens the lockstep replay of that episode.
+    // The paired table opens with the largest difference (not exact ties); a row opens the lockstep replay of that episode and stays marked.
+    const size = (d: string | null) => (d === null ? 0 : Math.abs(d.includes('/') ? Number(d.split('/')[0]) / Number(d.split('/')[1]) : Number(d)));
+    const largest = [...artifact.episodes].sort((x, y) => size(y.difference) - size(x.difference) || x.index - y.index)[0]!;
     const firstRow = page.getByTestId('paired-table').locator('tbody tr').first();
-    expect(await firstRow.locator('td').first().textContent()).toBe(String(artifact.episodes[0]!.index));
-    await page.getByTestId('paired-table').locator('tbody tr', { hasText: 'v1-pub-10-large-hall' }).click();
+    expect(await firstRow.locator('td').first().textContent()).toBe(String(largest.index));
+    const hallRow = page.getByTestId('paired-table').locator('tbody tr', { hasText: 'v1-pub-10-large-hall' });
+    await hallRow.click();
+    expect(await hallRow.getAttribute('class')).toContain('replayed');
     const lockstep = page.getByTestId('lockstep');
     await expect.poll(() => lockstep.getByTestId('replay-canvas').count(), { timeout: 30_000 }).toBe(2);
     const a = await episodeFrames(api, fx.trialA, LARGE_HALL);

@@ -87,7 +87,8 @@ export function CompareView() {
   const sideA = first === undefined ? scored : scored.filter((t) => t.manifestHash === first.manifestHash && t.modelId === first.modelId);
   const action = useAction<TrialComparison>();
   const [result, setResult] = useState<{ a: number[]; b: number[]; comparison: TrialComparison } | null>(null);
-  const [order, setOrder] = useState<Order>('asc');
+  // Largest difference first: the episodes that decide the comparison, not exact ties, open the table.
+  const [order, setOrder] = useState<Order>('abs');
   const [episode, setEpisode] = useState<number | null>(null);
   const artifact = result?.comparison.artifact;
   const paired = useMemo(() => (artifact === undefined ? [] : sortPaired(artifact.episodes, order)), [artifact, order]);
@@ -167,9 +168,9 @@ export function CompareView() {
                 <label>
                   Order
                   <select value={order} onChange={(e) => setOrder(e.target.value as Order)}>
+                    <option value="abs">largest difference first</option>
                     <option value="asc">difference, B's best first</option>
                     <option value="desc">difference, A's best first</option>
-                    <option value="abs">largest difference first</option>
                   </select>
                 </label>
                 <button type="button" onClick={() => downloadCsv('comparison-episodes.csv', ['index', 'scenario', 'family', 'a', 'b', 'difference'], paired.map((e) => [e.index, e.scenario_id, e.primary_family, e.a, e.b, e.difference]))}>
@@ -177,8 +178,8 @@ export function CompareView() {
                 </button>
               </div>
             </div>
-            <div className="scroll-box" style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0} role="region" aria-label="Paired episodes (scrolls)">
-              <table className="data-table" data-testid="paired-table">
+            <div className="scroll-box" style={{ maxHeight: 560, overflow: 'auto' }} tabIndex={0} role="region" aria-label="Paired episodes (scrolls)">
+              <table className="data-table sticky-head" data-testid="paired-table">
                 <thead>
                   <tr>
                     <th className="num">#</th>
@@ -191,7 +192,7 @@ export function CompareView() {
                 </thead>
                 <tbody>
                   {paired.map((e) => (
-                    <tr key={e.index} className="clickable" tabIndex={0} onClick={() => setEpisode(e.index)} onKeyDown={rowKeys(() => setEpisode(e.index))} aria-current={episode === e.index ? 'true' : undefined} title="Replay this episode side by side (Enter)">
+                    <tr key={e.index} className={episode === e.index ? 'clickable replayed' : 'clickable'} tabIndex={0} onClick={() => setEpisode(e.index)} onKeyDown={rowKeys(() => setEpisode(e.index))} aria-current={episode === e.index ? 'true' : undefined} title="Replay this episode side by side (Enter)">
                       <td className="num">{e.index}</td>
                       <td>{e.scenario_id}</td>
                       <td>{e.primary_family}</td>
