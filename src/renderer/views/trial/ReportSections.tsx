@@ -6,6 +6,7 @@ import type { OperationalRecord } from '../../../core/scoring/operational.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../../core/scoring/evidence.js';
 import { factor, people, points } from '../../components/format.js';
 import { Bars, IntervalStrip } from './Bars.js';
+import { GLOSSARY, meaningOf } from '../../components/glossary.js';
 
 export function Headline({ report }: { report: ScoreReport }) {
   const pack = report.target.kind === 'pack' ? report.target : null;
@@ -50,6 +51,17 @@ export function ComponentsCard({ report }: { report: ScoreReport }) {
       <h2>Components</h2>
       <p className="muted small">0 to 1; beside each, the episode-trials where it is defined out of the applicable ones (coverage).</p>
       <Bars bars={bars} max={1} label="Safety, quality and the seven components" tone="factor" />
+      <details className="glossary" data-testid="glossary">
+        <summary>What these terms mean</summary>
+        <dl className="figures">
+          {GLOSSARY.map((g) => (
+            <div key={g.term}>
+              <dt>{g.term}</dt>
+              <dd>{g.meaning}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
     </div>
   );
 }
@@ -76,7 +88,7 @@ function Figures({ rows }: { rows: readonly (readonly [string, string | number])
     <dl className="figures">
       {rows.map(([k, v]) => (
         <div key={k}>
-          <dt>{k}</dt>
+          <dt title={meaningOf(k.replace(/ \(.*\)$/, ''))}>{k}</dt>
           <dd>{v}</dd>
         </div>
       ))}
