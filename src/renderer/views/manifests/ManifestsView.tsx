@@ -72,7 +72,7 @@ export function ManifestsView({ go }: { go: Navigate }) {
           </Field>
           <ErrorMessage error={create.error?.field === undefined ? create.error : null} onDismiss={create.clear} />
           <div className="form-actions">
-            <button type="submit" disabled={create.busy || blocked !== null} aria-describedby={blocked !== null ? "manifest-blocked" : undefined}>
+            <button type="submit" disabled={create.busy || chosen === '' || parts.length === 0} aria-describedby={blocked !== null ? "manifest-blocked" : undefined}>
               {create.busy ? 'Creating…' : 'Create manifest'}
             </button>
             {blocked !== null && (
