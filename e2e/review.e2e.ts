@@ -201,10 +201,14 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(await bars.first().getAttribute('data-delta')).toBe(artifact.family_deltas[0]!.delta);
     await shot('compare');
 
-    // The paired table is sorted by difference; its first row opens the lockstep replay of that episode.
+    // The paired table opens with the largest difference (not exact ties); a row opens the lockstep replay of that episode and stays marked.
+    const size = (d: string | null) => (d === null ? 0 : Math.abs(d.includes('/') ? Number(d.split('/')[0]) / Number(d.split('/')[1]) : Number(d)));
+    const largest = [...artifact.episodes].sort((x, y) => size(y.difference) - size(x.difference) || x.index - y.index)[0]!;
     const firstRow = page.getByTestId('paired-table').locator('tbody tr').first();
-    expect(await firstRow.locator('td').first().textContent()).toBe(String(artifact.episodes[0]!.index));
-    await page.getByTestId('paired-table').locator('tbody tr', { hasText: 'v1-pub-10-large-hall' }).click();
+    expect(await firstRow.locator('td').first().textContent()).toBe(String(largest.index));
+    const hallRow = page.getByTestId('paired-table').locator('tbody tr', { hasText: 'v1-pub-10-large-hall' });
+    await hallRow.click();
+    expect(await hallRow.getAttribute('class')).toContain('replayed');
     const lockstep = page.getByTestId('lockstep');
     await expect.poll(() => lockstep.getByTestId('replay-canvas').count(), { timeout: 30_000 }).toBe(2);
     const a = await episodeFrames(api, fx.trialA, LARGE_HALL);
@@ -236,6 +240,13 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     expect(stdout.length).toBeGreaterThan(0);
     await exportCard.getByRole('button', { name: 'Verify bundle' }).click();
     await exportCard.getByTestId('bundle-notice').filter({ hasText: /^Verified/ }).waitFor({ timeout: 60_000 });
+    // A folder that is not there is said to be missing, with its path (not "malformed").
+    const missing = join(dir, 'no-such-bundle');
+    await exportCard.getByLabel('Bundle folder to verify').fill(missing);
+    await exportCard.getByRole('button', { name: 'Verify bundle' }).click();
+    await expect.poll(() => exportCard.textContent(), { timeout: 60_000 }).toContain(`there is no folder at ${missing}`);
+    expect(await exportCard.textContent()).not.toContain('malformed');
+    await exportCard.getByLabel('Bundle folder to verify').fill(bundle);
 
     // The same folder again: refused, with what to do.
     await exportCard.getByRole('button', { name: 'Export bundle' }).click();
@@ -244,6 +255,9 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
 
     const report = join(dir, 'report.html');
     await exportCard.getByLabel(/#9 v1-pub-10-large-hall/).check();
+    // The report has its own bundle field (filled by the export) and says why it cannot be written yet.
+    expect(await exportCard.getByLabel('Bundle folder of the report').inputValue()).toBe(bundle);
+    expect(await exportCard.getByTestId('html-report-blocked').textContent()).toBe('Type a new file name for the report.');
     await exportCard.getByLabel('New HTML report file').fill(report);
     await exportCard.getByRole('button', { name: 'Write HTML report' }).click();
     await exportCard.getByTestId('report-notice').waitFor({ timeout: 120_000 });

@@ -89,7 +89,7 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await page.keyboard.press('Alt+2');
     await page.locator('main h1', { hasText: 'Suites and packs' }).waitFor();
     await expect.poll(() => page.locator('.previews canvas').count(), { timeout: 30_000 }).toBe(10);
-    expect(await page.locator('.previews canvas').first().getAttribute('aria-label')).toMatch(/^Map of v1-pub-01-single-exit-sparse: 12 by 24 cells, 1 exit cells, 10 people/);
+    expect(await page.locator('.previews canvas').first().getAttribute('aria-label')).toMatch(/^Map of v1-pub-01-single-exit-sparse: 12 by 24 cells, 1 exit cell, 10 people/);
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.locator('.notice.ok').waitFor({ timeout: 60_000 });
     await shot('suites');
@@ -224,6 +224,11 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
     await interrupted.getByRole('button', { name: 'Resume' }).click();
     const done = page.locator('.running.ended.complete');
     await expect.poll(() => done.locator('.run-episodes').allTextContents(), { timeout: 240_000 }).toContain('30 of 30 episodes');
+    // The finished card shows the trial's score (over every episode, also those before the cancel) and the elapsed time.
+    const card = done.filter({ hasText: '30 of 30 episodes' }).first();
+    await expect.poll(() => card.locator('.run-score').textContent(), { timeout: 30_000 }).toMatch(/^score \d+\.\d$/);
+    expect(await card.textContent()).not.toContain('running score');
+    expect(await card.locator('.run-elapsed').textContent()).toMatch(/^elapsed \d/);
     await shot('run-resumed');
   });
 

@@ -132,7 +132,13 @@ describe('workbench services', () => {
       expect((await handlers['trials.get']({ trialId })).trial.status).toBe('interrupted');
       h.events.length = 0;
       await handlers['runs.resume']({ trialId, jobs: 2 });
-      expect((await h.ended(trialId)).state).toBe('complete');
+      const resumedEnd = await h.ended(trialId);
+      expect(resumedEnd.state).toBe('complete');
+      // The running score after a resume is the mean over every episode of the trial, not only the resumed ones.
+      const all = await handlers['episodes.list']({ trialId, sort: 'index', direction: 'asc', filter: {}, offset: 0, limit: 1000 });
+      const scores = all.rows.map((e) => e.score).filter((v): v is string => v !== null).map((v) => (v.includes('/') ? Number(v.split('/')[0]) / Number(v.split('/')[1]) : Number(v)));
+      expect(scores.length).toBe(all.total);
+      expect(Math.abs(Number(resumedEnd.runningScore) - scores.reduce((x, y) => x + y, 0) / scores.length)).toBeLessThan(0.006);
       expect((await handlers['trials.get']({ trialId })).trial).toMatchObject({ status: 'complete', official: true });
       const out = join(tmp.dir, 'export-resumed');
       await handlers['archive.export']({ trialId, outDir: out });

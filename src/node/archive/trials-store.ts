@@ -50,6 +50,15 @@ export function sortKey(value: string | null): number | null {
   return den === undefined ? Number(num) : Number(num) / Number(den);
 }
 
+/**
+ * The sum (of sort keys) and the number of the scored episodes a trial holds:
+ * what a resumed run's running mean starts from. Display only, like the mean.
+ */
+export function storedEpisodeScoreTotal(archive: Archive, trialId: number): { sum: number; count: number } {
+  const row = statement<{ n: number; total: number }>(archive, 'SELECT COUNT(*) AS n, TOTAL(score_key) AS total FROM episodes WHERE trial_id = ? AND score IS NOT NULL').get(trialId);
+  return { sum: row?.total ?? 0, count: row?.n ?? 0 };
+}
+
 export function roundedScore(value: string | null): string | null {
   return value === null ? null : Rational.parse(value).toFixed(1);
 }

@@ -8,6 +8,7 @@
 
 import { isEmberError } from '../../core/errors.js';
 import { isProcedureName, schemas, type Outputs, type ParsedInput, type ProcedureName } from '../../shared/api/contract.js';
+import { labelledMessage, schemaMessage } from '../../shared/api/field-messages.js';
 import { fail, ok, type ApiErrorKind, type ApiResult } from '../../shared/api/result.js';
 
 /** One function per procedure: the services behind the contract. */
@@ -27,10 +28,12 @@ export class ServiceError extends Error {
 
 /** The error value of anything a handler throws. */
 export function errorValue(error: unknown): ApiResult<never> {
-  if (error instanceof ServiceError) return fail(error.kind, error.message, error.field);
+  // People read these: a leading `field:` is written as the label of the field's control.
+  if (error instanceof ServiceError) return fail(error.kind, labelledMessage(error.message, error.field), error.field);
   if (isEmberError(error)) {
-    const field = (error as { field?: unknown }).field;
-    return fail(error.kind, error.message, typeof field === 'string' ? field : undefined);
+    const raw = (error as { field?: unknown }).field;
+    const field = typeof raw === 'string' ? raw : undefined;
+    return fail(error.kind, labelledMessage(error.message, field), field);
   }
   const message = error instanceof Error ? error.message : String(error);
   return fail('internal', `internal error (a bug): ${message}`);
@@ -43,7 +46,7 @@ export async function dispatch(handlers: Handlers, name: unknown, input: unknown
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.map(String).join('.');
-    return fail('bad_request', `${name}: ${field === '' ? 'input' : field}: ${issue.message}`, field === '' ? undefined : field);
+    return fail('bad_request', schemaMessage(field, issue), field === '' ? undefined : field);
   }
   try {
     const handler = handlers[name] as (input: unknown) => Promise<unknown>;

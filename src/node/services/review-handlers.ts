@@ -12,8 +12,6 @@
  * whole result.
  */
 
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { compareReports, comparisonSummary, type ReportView } from '../../core/scoring/compare.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
@@ -25,6 +23,7 @@ import { getTrialDbRow, scoredTrialRows, type TrialDbRow } from '../archive/quer
 import { leaderboardGroup, type BoardEntry } from './leaderboard-group.js';
 import { storedPackFiles, storedSuiteFiles } from '../archive/inputs-store.js';
 import { runOffThread } from '../jobs/off-thread.js';
+import { existingPath, newOutputPath } from './user-paths.js';
 import type { ResultText } from '../jobs/review-jobs.js';
 import { roundedScore, storedEpisode, storedEpisodeBytes } from '../archive/trials-store.js';
 import { scoredSeriesTrials, seriesPlaceOf } from './trial-series.js';
@@ -229,6 +228,7 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
       if (sign !== undefined && signing === null) throw new ServiceError('usage', 'sign: this app has no signing key store', 'sign');
       // Unlocked before any work: a wrong passphrase or time costs nothing.
       const signer = sign === undefined ? null : signing!.signer(sign.signedAt, sign.passphrase ?? null);
+      const target = newOutputPath(outDir, 'outDir', 'folder');
       const rows = [...a.map((id) => trialRow(archive, id, 'a')), ...b.map((id) => trialRow(archive, id, 'b'))];
       const first = rows[0]!;
       for (const row of rows) {
@@ -245,22 +245,24 @@ export function reviewHandlers(archive: Archive, worker: string | undefined, one
           results: await Promise.all(rows.map((row) => storedResultText(archive, row, 'a', oneTextLimit))),
           operational: dedupeByModel(rows.filter((r) => r.operational_digest !== null).map((r) => ({ text: text(getArtifact(archive, r.operational_digest!)), source: `trial ${r.trial_id} operational record` }))),
           resamples: 2000,
-          outDir: resolve(outDir),
+          outDir: target,
           ...(signer === null ? {} : { signers: [signer] }),
         },
       });
       const signatures = signer === null ? null : signing!.views([{ publicKey: bytesToHex(ed25519PublicKey(signer.secretKey)), signedAt: signer.signedAt }]);
-      return bundleSummary(resolve(outDir), index, signatures);
+      return bundleSummary(target, index, signatures);
     },
 
     'export.verifyBundle': async ({ dir }) => {
-      const { index, signatures } = await runOffThread(worker, { kind: 'bundle-verify', input: resolve(dir) });
-      return bundleSummary(resolve(dir), index, signatures === null ? null : (signing?.views(signatures) ?? signatures.map((c) => ({ ...c, trusted: false, label: null }))));
+      const folder = existingPath(dir, 'dir', 'folder');
+      const { index, signatures } = await runOffThread(worker, { kind: 'bundle-verify', input: folder });
+      return bundleSummary(folder, index, signatures === null ? null : (signing?.views(signatures) ?? signatures.map((c) => ({ ...c, trusted: false, label: null }))));
     },
 
     'export.htmlReport': async ({ bundleDir, outFile, episodes }) => {
-      if (existsSync(outFile)) throw new ServiceError('output', `outFile: ${outFile} exists and is never replaced; type a new file name`, 'outFile');
-      return runOffThread(worker, { kind: 'html-report', input: { bundleDir, outFile, ...(episodes === undefined ? {} : { episodes }) } });
+      const bundle = existingPath(bundleDir, 'bundleDir', 'folder');
+      const file = newOutputPath(outFile, 'outFile', 'file');
+      return runOffThread(worker, { kind: 'html-report', input: { bundleDir: bundle, outFile: file, ...(episodes === undefined ? {} : { episodes }) } });
     },
   };
 }

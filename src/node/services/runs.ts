@@ -18,13 +18,13 @@ import type { AgentChoice, ArchiveChange, Events, EventName, ParsedInput, RunPro
 import { checkActTimeout, checkAgentPaths } from '../agents/open-agent.js';
 import { agentLabel, agentSpecOf, renameField } from './run-agents.js';
 import { ArchiveSink } from '../archive/archive-sink.js';
-import type { Archive } from '../archive/archive.js';
 import { storedSuiteFiles } from '../archive/inputs-store.js';
 import { getTrialDbRow } from '../archive/queries.js';
+import type { Archive } from '../archive/archive.js';
 import { runOffThread, scoreOffThread } from '../jobs/off-thread.js';
 import { scoreJobOf } from '../jobs/score-job.js';
 import { scoreStoredJobOf } from '../jobs/score-stored.js';
-import { insertTrial, setTrialIsolation, setTrialStatus } from '../archive/trials-store.js';
+import { insertTrial, setTrialIsolation, setTrialStatus, storedEpisodeScoreTotal } from '../archive/trials-store.js';
 import { addRunTime, appendTrialLog } from '../archive/trial-housekeeping.js';
 import { agentIsolation } from '../agents/local-operational.js';
 import { storeOperationalRecord } from './local-runs.js';
@@ -319,6 +319,8 @@ export class RunManager {
     if (isolation === 'none') this.log(trialId, 'warning', 'the agent runs with your full rights, not in a sandbox (bubblewrap is missing or refused): the score cannot show it saw only its observations');
     // The workers get the stored suite's bytes and load it themselves: no folder is written for them.
     const suiteDir = { files: storedSuiteFiles(this.archive, suite.hash), source: `archive:suite/${suite.hash.slice(0, 12)}` };
+    // A resumed run's mean starts from the episodes the trial already holds.
+    const earlier = storedEpisodeScoreTotal(this.archive, trialId);
     const run: ActiveRun = {
       trialId,
       modelId: row.model_id,
@@ -329,8 +331,8 @@ export class RunManager {
       finished: row.episodes_completed + row.episodes_failed,
       scheduled: row.episodes_scheduled,
       etaMs: 0,
-      scoreSum: 0,
-      scoreCount: 0,
+      scoreSum: earlier.sum,
+      scoreCount: earlier.count,
       lastEmit: 0,
       timer: undefined,
       pending: undefined,

@@ -51,6 +51,7 @@ import { integrityHandlers } from './integrity-handlers.js';
 import { transcriptLines } from './llm-runs.js';
 import { reviewHandlers } from './review-handlers.js';
 import { modelHandlers } from './model-handlers.js';
+import { existingPath, newOutputPath } from './user-paths.js';
 import { RunManager } from './runs.js';
 import { AppSigning, signingHandlers } from './signing-store.js';
 
@@ -158,7 +159,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     'suites.list': () => Promise.resolve(listSuites(archive)),
     'suites.get': ({ suiteHash }) => Promise.resolve(suiteDetail(archive, suiteHash)),
     'suites.add': ({ dir }) => {
-      const summary = addSuiteFolder(archive, dir, 'folder');
+      const summary = addSuiteFolder(archive, existingPath(dir, 'dir', 'folder'), 'folder');
       changed({ kind: 'catalog', what: 'suites' });
       return Promise.resolve(summary);
     },
@@ -207,7 +208,7 @@ export async function createWorkbenchServices(opts: WorkbenchServicesOptions): P
     },
     'archive.export': async ({ trialId, outDir }) => {
       requireTrial(archive, trialId);
-      return exportTrial(archive, trialId, outDir);
+      return exportTrial(archive, trialId, newOutputPath(outDir, 'outDir', 'folder'));
     },
     'episodes.transcript': async ({ trialId, index }) => {
       const row = requireTrial(archive, trialId);

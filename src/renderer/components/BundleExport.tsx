@@ -61,6 +61,8 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
   const [passphrase, setPassphrase] = useState('');
   const [verifyDir, setVerifyDir] = useState('');
   const [htmlFile, setHtmlFile] = useState('');
+  // The report's own bundle field: filled in by an export, never read from the Verify field.
+  const [reportBundle, setReportBundle] = useState('');
   const [picked, setPicked] = useState<readonly number[]>([]);
   const bundle = useAction<BundleSummary>();
   const verify = useAction<BundleSummary>();
@@ -69,6 +71,7 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
   const [verified, setVerified] = useState<BundleSummary | null>(null);
   const [report, setReport] = useState<{ file: string; bytes: number; sha256: string } | null>(null);
   const bundleDir = verifyDir.trim() !== '' ? verifyDir.trim() : (written?.dir ?? '');
+  const reportBlocked = htmlReportBlocked(reportBundle, htmlFile);
 
   if (!official) {
     return (
@@ -90,12 +93,15 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
           void bundle.run(() => api['export.bundle']({ a: [...a], b: [...b], outDir: outDir.trim(), ...signing })).then((s) => {
             setPassphrase('');
             setWritten(s);
-            if (s !== null) setVerifyDir(s.dir);
+            if (s !== null) {
+              setVerifyDir(s.dir);
+              setReportBundle(s.dir);
+            }
           });
         }}
       >
         <Field label="New bundle folder" field="outDir" error={bundle.error} hint="Results, score reports, summaries, statistics, the comparison, the pack and an index of every file's digest, byte-identical to `emberbench bundle create`.">
-          {(p) => <input {...p} value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="/home/me/exports/bundle" spellCheck={false} />}
+          {(p) => <input {...p} value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="e.g. /home/me/exports/bundle" spellCheck={false} />}
         </Field>
         <label className="check small" data-field="sign">
           <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} aria-label="Sign the bundle with this app's key" /> Sign with this app's key
@@ -114,7 +120,7 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
           {bundle.busy ? 'Writing…' : sign ? 'Export signed bundle' : 'Export bundle'}
         </button>
       </form>
-      <ErrorMessage error={bundle.error} onDismiss={bundle.clear} />
+      <ErrorMessage error={bundle.error} inlineFields={['outDir', 'signedAt', 'passphrase']} onDismiss={bundle.clear} />
       {bundle.error !== null && <NoOverwrite />}
       {written !== null && <BundleNotice summary={written} verb="Wrote" />}
 
@@ -127,13 +133,13 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
         }}
       >
         <Field label="Bundle folder to verify" field="dir" error={verify.error} hint="Re-authenticates every file from disk: a changed, missing or extra file is named.">
-          {(p) => <input {...p} value={verifyDir} onChange={(e) => setVerifyDir(e.target.value)} placeholder="/home/me/exports/bundle" spellCheck={false} />}
+          {(p) => <input {...p} value={verifyDir} onChange={(e) => setVerifyDir(e.target.value)} placeholder="e.g. /home/me/exports/bundle" spellCheck={false} />}
         </Field>
         <button type="submit" disabled={verify.busy || bundleDir === ''}>
           {verify.busy ? 'Verifying…' : 'Verify bundle'}
         </button>
       </form>
-      <ErrorMessage error={verify.error} onDismiss={verify.clear} />
+      <ErrorMessage error={verify.error} inlineFields={['dir']} onDismiss={verify.clear} />
       {verified !== null && <BundleNotice summary={verified} verb="Verified" />}
 
       <form
@@ -141,7 +147,7 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
         onSubmit={(e) => {
           e.preventDefault();
           setReport(null);
-          void html.run(() => api['export.htmlReport']({ bundleDir, outFile: htmlFile.trim(), ...(picked.length > 0 ? { episodes: [...picked].sort((x, y) => x - y) } : {}) })).then(setReport);
+          void html.run(() => api['export.htmlReport']({ bundleDir: reportBundle.trim(), outFile: htmlFile.trim(), ...(picked.length > 0 ? { episodes: [...picked].sort((x, y) => x - y) } : {}) })).then(setReport);
         }}
       >
         <fieldset className="pick-list" aria-label="Episodes to replay in the report">
@@ -161,15 +167,23 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
           ))}
         </fieldset>
         <div className="form inline">
-          <Field label="New HTML report file" field="outFile" error={html.error} hint="One self-contained file that opens offline in any browser (the same bytes as `emberbench report html`).">
-            {(p) => <input {...p} value={htmlFile} onChange={(e) => setHtmlFile(e.target.value)} placeholder="/home/me/exports/report.html" spellCheck={false} />}
+          <Field label="Bundle folder of the report" field="bundleDir" error={html.error} hint="The bundle the report is made of: the one exported above, or any bundle folder.">
+            {(p) => <input {...p} value={reportBundle} onChange={(e) => setReportBundle(e.target.value)} placeholder="e.g. /home/me/exports/bundle" spellCheck={false} />}
           </Field>
-          <button type="submit" disabled={html.busy || htmlFile.trim() === '' || bundleDir === ''} title={bundleDir === '' ? 'Export or name a bundle first' : undefined}>
+          <Field label="New HTML report file" field="outFile" error={html.error} hint="One self-contained file that opens offline in any browser (the same bytes as `emberbench report html`).">
+            {(p) => <input {...p} value={htmlFile} onChange={(e) => setHtmlFile(e.target.value)} placeholder="e.g. /home/me/exports/report.html" spellCheck={false} />}
+          </Field>
+          <button type="submit" disabled={html.busy || reportBlocked !== null} aria-describedby={reportBlocked !== null ? 'html-report-blocked' : undefined}>
             {html.busy ? 'Writing…' : 'Write HTML report'}
           </button>
+          {reportBlocked !== null && (
+            <span className="hint" id="html-report-blocked" data-testid="html-report-blocked">
+              {reportBlocked}
+            </span>
+          )}
         </div>
       </form>
-      <ErrorMessage error={html.error} onDismiss={html.clear} />
+      <ErrorMessage error={html.error} inlineFields={['bundleDir', 'outFile']} onDismiss={html.clear} />
       {html.error !== null && <NoOverwrite />}
       {report !== null && (
         <div className="notice ok" role="status" data-testid="report-notice">
@@ -180,17 +194,11 @@ export function BundleExport({ a, b, official, episodes }: { a: readonly number[
   );
 }
 
-/** A CSV download built in the page (no server, no file path). */
-export function downloadCsv(name: string, header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): void {
-  const cell = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** Why "Write HTML report" cannot be pressed yet, or null when it can. */
+export function htmlReportBlocked(bundleDir: string, outFile: string): string | null {
+  if (bundleDir.trim() === '') return 'Export a bundle above, or type the folder of one, to write its report.';
+  if (outFile.trim() === '') return 'Type a new file name for the report.';
+  return null;
 }
+
+export { downloadCsv } from './csv.js';

@@ -2,12 +2,16 @@
 
 import type { ApiError, ApiErrorKind } from '../../shared/api/result.js';
 
-/** The next step for each kind of error; the message itself says what went wrong. */
-export function adviceFor(kind: ApiErrorKind): string {
+/**
+ * The next step for each kind of error; the message itself says what went wrong.
+ * `hasField`: the error names an input field, so one is highlighted; without one
+ * the advice must not point at a highlighted field that is not there.
+ */
+export function adviceFor(kind: ApiErrorKind, hasField = true): string {
   switch (kind) {
     case 'usage':
     case 'bad_request':
-      return 'Correct the highlighted field and try again.';
+      return hasField ? 'Correct the highlighted field and try again.' : 'Correct the input and try again.';
     case 'validation':
       return 'The file or folder is malformed or was changed after it was made: use the original, or make it again with emberbench.';
     case 'agent':
@@ -30,13 +34,18 @@ export function adviceFor(kind: ApiErrorKind): string {
   }
 }
 
-export function ErrorMessage({ error, onDismiss }: { error: ApiError | null; onDismiss?: () => void }) {
+/**
+ * `inlineFields`: the fields whose control shows the message itself (Field
+ * does): an error about one of them is not written a second time here.
+ */
+export function ErrorMessage({ error, onDismiss, inlineFields = [] }: { error: ApiError | null; onDismiss?: () => void; inlineFields?: readonly string[] }) {
   if (error === null) return null;
+  const shownInline = inlineFields.some((f) => errorIsFor(error, f));
   return (
     <div className="error" role="alert" tabIndex={-1}>
       <div className="error-text">
-        <strong>{error.message}</strong>
-        <span>{adviceFor(error.kind)}</span>
+        {!shownInline && <strong>{error.message}</strong>}
+        <span>{adviceFor(error.kind, error.field !== undefined)}</span>
       </div>
       {onDismiss !== undefined && (
         <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss the error">

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { EXIT, WALL } from '../../core/world/grid.js';
 import { parseScenarioText } from '../../core/world/scenario.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
+import { count } from './format.js';
 
 const COLORS = { wall: '#3b4250', floor: '#f4f1ea', exit: '#2f9e62', people: 'rgba(46, 110, 214, 0.2)', person: '#2e6ed6', ignition: '#d9480f', candidate: 'rgba(240, 140, 0, 0.75)' };
 
@@ -85,9 +86,9 @@ export function ScenarioPreview({ text, source, maxWidth = 320 }: { text: string
   const ignitions = s.ignitions.length > 0 ? `${s.ignitions.length} scheduled ignition${s.ignitions.length === 1 ? '' : 's'}` : `${s.candidateCount} of ${s.candidateCells.length} candidate cells ignite`;
   return (
     <figure className="preview">
-      <canvas ref={canvas} role="img" aria-label={`Map of ${s.scenarioId}: ${s.grid.rows} by ${s.grid.cols} cells, ${s.grid.exits.length} exit cells, ${s.population} people, ${ignitions}`} />
+      <canvas ref={canvas} role="img" aria-label={`Map of ${s.scenarioId}: ${s.grid.rows} by ${s.grid.cols} cells, ${count(s.grid.exits.length, 'exit cell')}, ${count(s.population, 'person', 'people')}, ${ignitions}`} />
       <figcaption>
-        {s.grid.rows}×{s.grid.cols} · {s.grid.exits.length} exit cells · {s.population} people · {ignitions} · spread {s.spreadProbability} · {s.maxSteps} steps
+        {s.grid.rows}×{s.grid.cols} · {count(s.grid.exits.length, 'exit cell')} · {count(s.population, 'person', 'people')} · {ignitions} · spread {s.spreadProbability} · {s.maxSteps} steps
       </figcaption>
     </figure>
   );

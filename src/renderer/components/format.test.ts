@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { splitSeeds } from '../views/manifests/seeds.js';
-import { duration, factor, points } from './format.js';
+import { count, duration, factor, people, points } from './format.js';
 
 describe('display formatting', () => {
   test('points rounds an exact score as the CLI summary does (half even, one decimal)', () => {
@@ -10,6 +10,15 @@ describe('display formatting', () => {
     expect(points('55.75')).toBe('55.8');
     expect(points(null)).toBe('n/a');
     expect(factor('2/3')).toBe('0.667');
+  });
+
+  test('people are counted in whole people, and counts agree with their noun', () => {
+    expect(people('2651')).toBe('2,651');
+    expect(people('5302/2')).toBe('2,651');
+    expect(people('5303/2')).toBe('2651.5');
+    expect(people(null)).toBe('n/a');
+    expect(count(1, 'exit cell')).toBe('1 exit cell');
+    expect(count(3, 'exit cell')).toBe('3 exit cells');
   });
 
   test('durations read as a person would say them', () => {

@@ -43,6 +43,17 @@ export function shortDateTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
 
+/**
+ * A number of people (a per-trial total, exact): whole people as a whole
+ * number ("2,651", never "2651.0"); a mean over several trials that is not
+ * whole keeps one decimal, rounded as the CLI rounds.
+ */
+export function people(value: string | null | undefined): string {
+  if (value === null || value === undefined) return 'n/a';
+  const r = Rational.parse(value);
+  return r.den === 1n ? Number(r.num).toLocaleString('en-US') : r.toFixed(1);
+}
+
 export function count(n: number, one: string, many: string = one + 's'): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }

@@ -61,7 +61,7 @@ export function paintHeat(out: Uint8ClampedArray, frames: RecordFrames, step: nu
   if (hottest === 0) return 0;
   for (let cell = 0; cell < scratch.length; cell++) {
     const v = scratch[cell]!;
-    if (v > 0) put(out, cell, 0xff1744, Math.round(70 + 160 * Math.min(1, v / Math.max(4, hottest))));
+    if (v > 0) put(out, cell, CELL_COLORS.blocked, Math.round(70 + 160 * Math.min(1, v / Math.max(4, hottest))));
   }
   return hottest;
 }

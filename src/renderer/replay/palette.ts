@@ -10,6 +10,9 @@ export const CELL_COLORS = {
   fire: 0xe8542f,
   fireOld: 0x9c2d14,
   danger: 0xf59e0b,
+  // Blocked moves (the heat layer): teal, far from every person colour (the avoidable stranded are magenta) and from the
+  // fire's reds; 4.6:1 against the floor, above the 3:1 that graphics need.
+  blocked: 0x0e7490,
 } as const;
 
 export const PERSON_COLORS = {
@@ -33,7 +36,21 @@ export const LEGEND: readonly { readonly label: string; readonly color: number }
   { label: 'fire', color: CELL_COLORS.fire },
   { label: 'danger zone (0 < d ≤ 2)', color: CELL_COLORS.danger },
   { label: 'exit', color: CELL_COLORS.exit },
+  { label: 'blocked moves (heat layer)', color: CELL_COLORS.blocked },
 ];
+
+/** WCAG 2 contrast ratio of two colours (the legend's colours are checked against the floor with it). */
+export function contrastRatio(a: number, b: number): number {
+  const luminance = (rgb: number) => {
+    const [r, g, bl] = [16, 8, 0].map((shift) => {
+      const c = ((rgb >> shift) & 0xff) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
 
 export function cssColor(rgb: number): string {
   return `#${rgb.toString(16).padStart(6, '0')}`;

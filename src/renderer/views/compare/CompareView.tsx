@@ -96,7 +96,8 @@ export function CompareView({ chosen, go }: { chosen: ComparePlace; go: Navigate
   const sideA = first === undefined ? scored : scored.filter((t) => t.manifestHash === first.manifestHash && t.modelId === first.modelId);
   const action = useAction<TrialComparison>();
   const [result, setResult] = useState<{ a: number[]; b: number[]; comparison: TrialComparison } | null>(null);
-  const [order, setOrder] = useState<Order>('asc');
+  // Largest difference first: the episodes that decide the comparison, not exact ties, open the table.
+  const [order, setOrder] = useState<Order>('abs');
   // The address is the comparison: Compare moves to it, and every address (typed, copied, Back, Forward) is compared here.
   const chosenA = (chosen.a ?? []).join(',');
   const chosenB = (chosen.b ?? []).join(',');
@@ -195,9 +196,9 @@ export function CompareView({ chosen, go }: { chosen: ComparePlace; go: Navigate
                 <label>
                   Order
                   <select value={order} onChange={(e) => setOrder(e.target.value as Order)}>
+                    <option value="abs">largest difference first</option>
                     <option value="asc">difference, B's best first</option>
                     <option value="desc">difference, A's best first</option>
-                    <option value="abs">largest difference first</option>
                   </select>
                 </label>
                 <button type="button" onClick={() => downloadCsv('comparison-episodes.csv', ['index', 'scenario', 'family', 'a', 'b', 'difference'], paired.map((e) => [e.index, e.scenario_id, e.primary_family, e.a, e.b, e.difference]))}>
@@ -205,8 +206,8 @@ export function CompareView({ chosen, go }: { chosen: ComparePlace; go: Navigate
                 </button>
               </div>
             </div>
-            <div className="scroll-box" style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0} role="region" aria-label="Paired episodes (scrolls)">
-              <table className="data-table" data-testid="paired-table">
+            <div className="scroll-box" style={{ maxHeight: 560, overflow: 'auto' }} tabIndex={0} role="region" aria-label="Paired episodes (scrolls)">
+              <table className="data-table sticky-head" data-testid="paired-table">
                 <thead>
                   <tr>
                     <th className="num">#</th>
@@ -219,7 +220,7 @@ export function CompareView({ chosen, go }: { chosen: ComparePlace; go: Navigate
                 </thead>
                 <tbody>
                   {paired.map((e) => (
-                    <tr key={e.index} className="clickable" tabIndex={0} onClick={() => setEpisode(e.index)} onKeyDown={rowKeys(() => setEpisode(e.index))} aria-current={episode === e.index ? 'true' : undefined} title="Replay this episode side by side (Enter)">
+                    <tr key={e.index} className={episode === e.index ? 'clickable replayed' : 'clickable'} tabIndex={0} onClick={() => setEpisode(e.index)} onKeyDown={rowKeys(() => setEpisode(e.index))} aria-current={episode === e.index ? 'true' : undefined} title="Replay this episode side by side (Enter)">
                       <td className="num">{e.index}</td>
                       <td>{e.scenario_id}</td>
                       <td>{e.primary_family}</td>

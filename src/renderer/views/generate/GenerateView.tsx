@@ -106,7 +106,7 @@ export function GenerateView({ go }: { go: Navigate }) {
                 {(p) => <textarea {...p} className="code" rows={16} value={text} onChange={(e) => edit(e.target.value)} spellCheck={false} />}
               </Field>
             </details>
-            <ErrorMessage error={error} onDismiss={() => (previewing.clear(), freezing.clear())} />
+            <ErrorMessage error={error} inlineFields={['batchSeed']} onDismiss={() => (previewing.clear(), freezing.clear())} />
             <div className="form-actions">
               <button type="submit" disabled={busy}>
                 {previewing.busy ? 'Generating…' : 'Preview'}

@@ -98,7 +98,8 @@ export function LeaderboardView({ go }: { go: Navigate }) {
       <header className="view-header">
         <h1 tabIndex={-1}>Leaderboard</h1>
         <p>
-          Each model's most recent scored trial per target, ordered as scoring-v1.0.md section 8 orders them (`emberbench leaderboard`). A model whose latest trial belongs to a run of K trials is ranked by the combined score of that run's scored trials (each episode's trials averaged first, sections 6 and 12), labelled as such.
+          Each model's most recent scored trial per target, in the leaderboard's order (as `emberbench leaderboard`): the score to 0.1 point, then the Safety factor, avoidable casualties, avoidable stranded, the worst scenario and the model ID. A model whose latest trial belongs to a run of K trials is ranked by the combined score of that run's scored trials, labelled as such. The project's
+          docs/comparison.md, section "Leaderboard", explains it.
         </p>
       </header>
       <ErrorMessage error={q.error} />

@@ -14,7 +14,7 @@ import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Field } from '../../components/Field.js';
 import { Busy } from '../../components/ProgressBar.js';
 import { count, shortHash } from '../../components/format.js';
-import { splitSeeds } from './seeds.js';
+import { createBlockedReason, splitSeeds } from './seeds.js';
 
 export function ManifestsView({ go }: { go: Navigate }) {
   const api = useApi();
@@ -22,10 +22,12 @@ export function ManifestsView({ go }: { go: Navigate }) {
   const manifests = useQuery((a) => a['manifests.list']({}), 'manifests', ['manifests']);
   const [suiteHash, setSuiteHash] = useState('');
   const [seeds, setSeeds] = useState('');
-  const [created, setCreated] = useState<ManifestSummary | null>(null);
+  // `existed`: the archive held this manifest already (same suite and seeds give the same hash), so nothing new was made.
+  const [created, setCreated] = useState<{ manifest: ManifestSummary; existed: boolean } | null>(null);
   const create = useAction<ManifestSummary>();
   const chosen = suiteHash !== '' ? suiteHash : (suites.data?.[0]?.suiteHash ?? '');
   const parts = splitSeeds(seeds);
+  const blocked = createBlockedReason(chosen !== '', seeds);
   const form = useRef<HTMLFormElement>(null);
   const notice = useRef<HTMLDivElement>(null);
   useFocusOn(created, notice);
@@ -45,9 +47,10 @@ export function ManifestsView({ go }: { go: Navigate }) {
           onSubmit={(e) => {
             e.preventDefault();
             setCreated(null);
+            const known = new Set((manifests.data ?? []).map((m) => m.manifestHash));
             void create.run(() => api['manifests.create']({ suiteHash: chosen, seeds: parts })).then((m) => {
               if (m === null) return;
-              setCreated(m);
+              setCreated({ manifest: m, existed: known.has(m.manifestHash) });
               setSeeds('');
             });
           }}
@@ -65,19 +68,25 @@ export function ManifestsView({ go }: { go: Navigate }) {
             )}
           </Field>
           <Field label="Seeds" field="seeds" error={create.error} hint="Whole numbers from 0 to 18446744073709551615, or ranges such as 0..29, separated by commas or spaces.">
-            {(p) => <input {...p} value={seeds} onChange={(e) => setSeeds(e.target.value)} placeholder="0..29" autoComplete="off" spellCheck={false} />}
+            {(p) => <input {...p} value={seeds} onChange={(e) => setSeeds(e.target.value)} placeholder="e.g. 0..29" autoComplete="off" spellCheck={false} />}
           </Field>
           <ErrorMessage error={create.error?.field === undefined ? create.error : null} onDismiss={create.clear} />
           <div className="form-actions">
-            <button type="submit" disabled={create.busy || chosen === '' || parts.length === 0}>
+            <button type="submit" disabled={create.busy || chosen === '' || parts.length === 0} aria-describedby={blocked !== null ? "manifest-blocked" : undefined}>
               {create.busy ? 'Creating…' : 'Create manifest'}
             </button>
+            {blocked !== null && (
+              <span className="hint" id="manifest-blocked" data-testid="manifest-blocked">
+                {blocked}
+              </span>
+            )}
             {create.busy && <Busy label="Building the manifest…" />}
           </div>
         </form>
         {created !== null && (
           <div className="notice ok" role="status" tabIndex={-1} ref={notice} data-testid="manifest-created">
-            Manifest <code>{shortHash(created.manifestHash)}</code> created: {count(created.episodeCount, 'episode')} ({count(created.scenarioCount, 'scenario')} × {count(created.seedCount, 'seed')}).{' '}
+            Manifest <code>{shortHash(created.manifest.manifestHash)}</code> {created.existed ? 'already exists (the same suite and seeds): nothing new was made' : 'created'}:{' '}
+            {count(created.manifest.episodeCount, 'episode')} ({count(created.manifest.scenarioCount, 'scenario')} × {count(created.manifest.seedCount, 'seed')}).{' '}
             <button type="button" className="link" onClick={() => go({ view: 'run' })}>
               Run an evaluation on it →
             </button>

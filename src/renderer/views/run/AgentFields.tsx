@@ -62,9 +62,9 @@ export function agentChoice(d: AgentDraft, builtins: readonly BuiltinAgentInfo[]
       try {
         config = JSON.parse(d.llmConfig);
       } catch (error) {
-        return { kind: 'usage', field: 'agent.config', message: `agent.config: not JSON (${error instanceof Error ? error.message : String(error)})` };
+        return { kind: 'usage', field: 'agent.config', message: `Adapter configuration: not JSON (${error instanceof Error ? error.message : String(error)})` };
       }
-      if (typeof config !== 'object' || config === null || Array.isArray(config)) return { kind: 'usage', field: 'agent.config', message: 'agent.config: must be a JSON object' };
+      if (typeof config !== 'object' || config === null || Array.isArray(config)) return { kind: 'usage', field: 'agent.config', message: 'Adapter configuration: must be a JSON object' };
       return { kind: 'openai-chat', config: config as Record<string, unknown>, maxConnections: Number(d.maxConnections) };
     }
   }
@@ -111,7 +111,7 @@ export function AgentFields({ draft, onChange, builtins, error }: { draft: Agent
       {draft.kind === 'module' && (
         <>
           <Field label="Module" field="agent.module" error={error} hint="The module file, relative to one of the folders below (my_agent or my_agent.js).">
-            {(p) => <input {...p} value={draft.module} onChange={(e) => set({ module: e.target.value })} placeholder="my_agent" spellCheck={false} />}
+            {(p) => <input {...p} value={draft.module} onChange={(e) => set({ module: e.target.value })} placeholder="e.g. my_agent" spellCheck={false} />}
           </Field>
           <Field label="Export" field="agent.exportName" error={error} hint="The exported function that makes the agent.">
             {(p) => <input {...p} value={draft.exportName} onChange={(e) => set({ exportName: e.target.value })} spellCheck={false} />}
@@ -120,7 +120,7 @@ export function AgentFields({ draft, onChange, builtins, error }: { draft: Agent
       )}
       {draft.kind === 'command' && (
         <Field label="Agent command" field="agent.command" error={error} hint="A program that reads one JSON observation per line and writes one JSON action set per line.">
-          {(p) => <input {...p} value={draft.command} onChange={(e) => set({ command: e.target.value })} placeholder="python3 agent.py" spellCheck={false} />}
+          {(p) => <input {...p} value={draft.command} onChange={(e) => set({ command: e.target.value })} placeholder="e.g. python3 agent.py" spellCheck={false} />}
         </Field>
       )}
       {draft.kind === 'openai-chat' && (
@@ -136,7 +136,7 @@ export function AgentFields({ draft, onChange, builtins, error }: { draft: Agent
       )}
       {(draft.kind === 'module' || draft.kind === 'command') && (
         <Field label="Agent folders" field="agent.agentPaths" error={error} hint="Full paths on the machine the workbench runs on, one per line; the agent is loaded and run from there.">
-          {(p) => <textarea {...p} rows={2} value={draft.paths} onChange={(e) => set({ paths: e.target.value })} placeholder="/home/me/agents" spellCheck={false} />}
+          {(p) => <textarea {...p} rows={2} value={draft.paths} onChange={(e) => set({ paths: e.target.value })} placeholder="e.g. /home/me/agents" spellCheck={false} />}
         </Field>
       )}
     </fieldset>

@@ -3,6 +3,7 @@
 import { useRef, useState } from 'react';
 import { useFocusOnError } from '../../a11y/focus.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
+import { useRememberedState } from '../../app/remembered-state.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Field } from '../../components/Field.js';
 import { count, shortHash } from '../../components/format.js';
@@ -17,13 +18,13 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
   const manifests = useQuery((a) => a['manifests.list']({}), 'manifests', ['manifests']);
   const packs = useQuery((a) => a['packs.list']({}), 'packs', ['packs']);
   const agents = useQuery((a) => a['agents.list']({}), 'agents', []);
-  const [manifestHash, setManifestHash] = useState('');
-  const [packDigest, setPackDigest] = useState('');
-  const [agent, setAgent] = useState<AgentDraft>(EMPTY_AGENT);
-  const [modelId, setModelId] = useState('');
-  const [jobs, setJobs] = useState('');
-  const [deadline, setDeadline] = useState('30');
-  const [trials, setTrials] = useState('1');
+  const [manifestHash, setManifestHash] = useRememberedState('run.manifestHash', '');
+  const [packDigest, setPackDigest] = useRememberedState('run.packDigest', '');
+  const [agent, setAgent] = useRememberedState<AgentDraft>('run.agent', EMPTY_AGENT);
+  const [modelId, setModelId] = useRememberedState('run.modelId', '');
+  const [jobs, setJobs] = useRememberedState('run.jobs', '');
+  const [deadline, setDeadline] = useRememberedState('run.deadline', '30');
+  const [trials, setTrials] = useRememberedState('run.trials', '1');
   const start = useAction<{ trialId: number }>();
   const [localError, setLocalError] = useState<ApiError | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -90,10 +91,22 @@ export function RunForm({ defaultJobs, onStarted }: { defaultJobs: number | null
           )}
         </Field>
       </div>
-      <AgentFields draft={agent} onChange={setAgent} builtins={builtins} error={error} />
+      <AgentFields
+        draft={agent}
+        onChange={(next) => {
+          // Another kind of agent shows other fields: an error about the old kind's field would highlight nothing.
+          if (next.kind !== agent.kind) {
+            start.clear();
+            setLocalError(null);
+          }
+          setAgent(next);
+        }}
+        builtins={builtins}
+        error={error}
+      />
       <div className="form-grid three">
         <Field label="Model ID" field="modelId" error={error} hint="The name the trial is archived and scored under.">
-          {(p) => <input {...p} value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder={defaultModel !== '' ? defaultModel : 'my-model-v1'} spellCheck={false} />}
+          {(p) => <input {...p} value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder={defaultModel !== '' ? defaultModel : 'e.g. my-model-v1'} spellCheck={false} />}
         </Field>
         <Field label="Concurrent episodes" field="jobs" error={error} hint={defaultJobs === null ? undefined : `Default ${defaultJobs} for this machine.`}>
           {(p) => <input {...p} type="number" min={1} value={jobs} onChange={(e) => setJobs(e.target.value)} placeholder={String(defaultJobs ?? 1)} />}

@@ -10,7 +10,7 @@ import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { RunningCard } from '../../components/RunningCard.js';
 import { TrialOfRun, UsageCounter } from '../../components/UsageCounter.js';
-import { points } from '../../components/format.js';
+import { duration, points } from '../../components/format.js';
 import type { ApiErrorKind } from '../../../shared/api/result.js';
 import { RunForm } from './RunForm.js';
 import { TRIAL_LISTS } from '../../app/archive-changes.js';
@@ -116,6 +116,9 @@ const ENDED_TEXT: Record<Exclude<RunProgressEvent['state'], 'running'>, string> 
 
 function EndedRun({ event, modelId, onOpen }: { event: RunProgressEvent; modelId: string | undefined; onOpen: () => void }) {
   const state = event.state === 'running' ? 'complete' : event.state;
+  // The trial's own score (over all of its episodes, also those before a resume), as its page shows it.
+  const trial = useQuery((a) => a['trials.get']({ trialId: event.trialId }), `ended-trial-${event.trialId}`, [{ trialId: event.trialId }]);
+  const score = trial.data?.trial.score ?? null;
   const percent = event.scheduled === 0 ? 0 : Math.floor((event.finished / event.scheduled) * 100);
   return (
     <div className={`running ended ${state}`} data-trial={event.trialId} role="group" aria-label={`Evaluation of trial ${event.trialId}${modelId !== undefined ? `, ${modelId}` : ''}: ${ENDED_TEXT[state]}`} tabIndex={-1}>
@@ -133,7 +136,12 @@ function EndedRun({ event, modelId, onOpen }: { event: RunProgressEvent; modelId
         <span className="run-episodes">
           {event.finished} of {event.scheduled} episodes
         </span>
-        <span>running score {event.runningScore === null ? '–' : points(event.runningScore)}</span>
+        {score !== null ? (
+          <span className="run-score">score {points(score)}</span>
+        ) : (
+          <span className="run-score">mean episode score {event.runningScore === null ? '–' : points(event.runningScore)}</span>
+        )}
+        <span className="run-elapsed">elapsed {duration(event.elapsedMs)}</span>
       </div>
       <TrialOfRun trial={event.trial} usage={event.usage} />
       <UsageCounter usage={event.usage} />

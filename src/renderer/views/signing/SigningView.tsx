@@ -135,7 +135,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
           {(p) => <input {...p} value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} size={66} />}
         </Field>
         <Field label="Label" field="label" error={act.error}>
-          {(p) => <input {...p} value={label} onChange={(e) => setLabel(e.target.value)} placeholder="Lab A operator" />}
+          {(p) => <input {...p} value={label} onChange={(e) => setLabel(e.target.value)} placeholder="e.g. Lab A operator" />}
         </Field>
         <button type="submit" disabled={act.busy || publicKey.trim() === ''}>
           Trust key

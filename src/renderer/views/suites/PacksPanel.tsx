@@ -7,7 +7,8 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Field } from '../../components/Field.js';
 import { Busy } from '../../components/ProgressBar.js';
-import { count, shortHash } from '../../components/format.js';
+import { count, shortDateTime, shortHash } from '../../components/format.js';
+import { readPackChecks, savePackCheck, type PackChecks } from './pack-checks.js';
 
 export function PacksPanel() {
   const api = useApi();
@@ -16,7 +17,7 @@ export function PacksPanel() {
   const [manifestHash, setManifestHash] = useState('');
   const build = useAction<PackSummary>();
   const verify = useAction<ValidationReport>();
-  const [verified, setVerified] = useState<Record<string, ValidationReport>>({});
+  const [verified, setVerified] = useState<PackChecks>(() => readPackChecks());
   const chosen = manifestHash !== '' ? manifestHash : (manifests.data?.[0]?.manifestHash ?? '');
 
   return (
@@ -73,12 +74,12 @@ export function PacksPanel() {
                   <code>{shortHash(p.manifestHash)}</code>
                 </td>
                 <td className="num">{p.episodeCount}</td>
-                <td>{verified[p.packDigest] === undefined ? <span className="muted">not checked</span> : <span className={verified[p.packDigest]!.valid ? 'ok-text' : 'bad-text'}>{verified[p.packDigest]!.message}</span>}</td>
+                <td>{verified[p.packDigest] === undefined ? <span className="muted">not checked</span> : <span className={verified[p.packDigest]!.valid ? 'ok-text' : 'bad-text'}>{verified[p.packDigest]!.message} <span className="muted small">(checked {shortDateTime(verified[p.packDigest]!.checkedAt)})</span></span>}</td>
                 <td className="actions">
                   <button
                     type="button"
                     disabled={verify.busy}
-                    onClick={() => void verify.run(() => api['packs.verify']({ packDigest: p.packDigest })).then((r) => r && setVerified((v) => ({ ...v, [p.packDigest]: r })))}
+                    onClick={() => void verify.run(() => api['packs.verify']({ packDigest: p.packDigest })).then((r) => r && setVerified((v) => savePackCheck(v, p.packDigest, r, new Date())))}
                   >
                     Verify
                   </button>

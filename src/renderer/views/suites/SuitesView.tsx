@@ -67,12 +67,12 @@ function AddSuiteForm({ onAdded }: { onAdded: (suite: SuiteSummary) => void }) {
       className="form"
       onSubmit={(e) => {
         e.preventDefault();
-        void add.run(() => api['suites.add']({ dir })).then((s) => s && (onAdded(s), setDir('')));
+        void add.run(() => api['suites.add']({ dir: dir.trim() })).then((s) => s && (onAdded(s), setDir('')));
       }}
     >
       <h3>Add a suite folder</h3>
       <Field label="Folder" field="dir" error={add.error} hint="The full path of a folder with manifest.json, on the machine the workbench runs on.">
-        {(p) => <input {...p} value={dir} onChange={(e) => setDir(e.target.value)} placeholder="/home/me/scenarios/my-suite" />}
+        {(p) => <input {...p} value={dir} onChange={(e) => setDir(e.target.value)} placeholder="e.g. /home/me/scenarios/my-suite" />}
       </Field>
       <ErrorMessage error={add.error?.field === undefined ? add.error : null} onDismiss={add.clear} />
       <button type="submit" disabled={add.busy || dir.trim() === ''}>

@@ -21,8 +21,8 @@ export function ExportPanel({ trialId }: { trialId: number }) {
       }}
     >
       <h2>Export</h2>
-      <Field label="New folder" field="outDir" error={exp.error} hint="A folder that does not exist yet, on the machine the workbench runs on; the result, manifest and score report are written there exactly as the CLI writes them.">
-        {(p) => <input {...p} value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="/home/me/exports/trial" spellCheck={false} />}
+      <Field label="New folder" field="outDir" error={exp.error} hint="The full path of a folder that does not exist yet (its parent must), on the machine the workbench runs on; the result, manifest and score report are written there exactly as the CLI writes them.">
+        {(p) => <input {...p} value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="e.g. /home/me/exports/trial" spellCheck={false} />}
       </Field>
       <ErrorMessage error={exp.error?.field === undefined ? exp.error : null} onDismiss={exp.clear} />
       <div className="form-actions">

@@ -5,8 +5,9 @@ import { Rational } from '../../../core/stats/rational.js';
 import type { ScoreReport } from '../../../core/scoring/report.js';
 import type { OperationalRecord } from '../../../core/scoring/operational.js';
 import { COMPONENTS, EPISODE_FAILURE_KINDS, QUALITY_COMPONENTS } from '../../../core/scoring/evidence.js';
-import { factor, points } from '../../components/format.js';
+import { factor, people, points } from '../../components/format.js';
 import { Bars, IntervalStrip } from './Bars.js';
+import { GLOSSARY, meaningOf } from '../../components/glossary.js';
 
 export function Headline({ report }: { report: ScoreReport }) {
   const pack = report.target.kind === 'pack' ? report.target : null;
@@ -51,6 +52,17 @@ export function ComponentsCard({ report }: { report: ScoreReport }) {
       <h2>Components</h2>
       <p className="muted small">0 to 1; beside each, the episode-trials where it is defined out of the applicable ones (coverage).</p>
       <Bars bars={bars} max={1} label="Safety, quality and the seven components" tone="factor" />
+      <details className="glossary" data-testid="glossary">
+        <summary>What these terms mean</summary>
+        <dl className="figures">
+          {GLOSSARY.map((g) => (
+            <div key={g.term}>
+              <dt>{g.term}</dt>
+              <dd>{g.meaning}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
     </div>
   );
 }
@@ -77,7 +89,7 @@ function Figures({ rows }: { rows: readonly (readonly [string, string | number])
     <dl className="figures">
       {rows.map(([k, v]) => (
         <div key={k}>
-          <dt>{k}</dt>
+          <dt title={meaningOf(k.replace(/ \(.*\)$/, ''))}>{k}</dt>
           <dd>{v}</dd>
         </div>
       ))}
@@ -118,11 +130,11 @@ export function PeopleCard({ report }: { report: ScoreReport }) {
       <h2>People per trial</h2>
       <Figures
         rows={[
-          ['escapable', points(p.escapable)],
-          ['evacuated', points(p.evacuated)],
-          ['avoidable casualties', points(p.avoidable_casualties)],
-          ['avoidable stranded', points(p.avoidable_stranded)],
-          ['unavoidable losses', points(p.unavoidable_losses)],
+          ['escapable', people(p.escapable)],
+          ['evacuated', people(p.evacuated)],
+          ['avoidable casualties', people(p.avoidable_casualties)],
+          ['avoidable stranded', people(p.avoidable_stranded)],
+          ['unavoidable losses', people(p.unavoidable_losses)],
         ]}
       />
       <h2>Congestion diagnostics</h2>

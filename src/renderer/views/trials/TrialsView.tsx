@@ -14,15 +14,18 @@ import { IsolationBadge } from '../../components/IsolationBadge.js';
 import { VirtualTable, type Column, type SortState } from '../../components/VirtualTable.js';
 import { duration, shortDateTime } from '../../components/format.js';
 import { ImportPanel } from './ImportPanel.js';
+import { ColumnChooser } from './ColumnChooser.js';
+import { readHiddenColumns } from './trial-columns.js';
 import { TRIAL_LISTS } from '../../app/archive-changes.js';
 
 type TrialSort = 'created' | 'model' | 'score' | 'status' | 'episodes' | 'dead' | 'official';
 
 const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
+  // The model ID gets the room: long IDs (dated model names) must read whole at 1440 px.
   {
     id: 'model',
     label: 'Model',
-    width: 'minmax(170px, 1.7fr)',
+    width: 'minmax(240px, 3fr)',
     sort: 'model',
     render: (t) => (
       <span className="model" title={`${t.modelId} · ${t.agentLabel}${t.label === '' ? '' : ` · ${t.label}`}`}>
@@ -31,9 +34,9 @@ const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
       </span>
     ),
   },
-  { id: 'suite', label: 'Suite', width: 'minmax(130px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
-  { id: 'score', label: 'Score', width: '130px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
-  { id: 'official', label: 'Official', width: '96px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
+  { id: 'suite', label: 'Suite', width: 'minmax(110px, 1fr)', render: (t) => <span title={t.suiteId}>{t.suiteId}</span> },
+  { id: 'score', label: 'Score', width: '124px', numeric: true, sort: 'score', render: (t) => <TrialScore trial={t} /> },
+  { id: 'official', label: 'Official', width: '88px', sort: 'official', render: (t) => (t.official ? <span className="pill official">official</span> : <span className="muted">no</span>) },
   { id: 'status', label: 'Status', width: '104px', sort: 'status', render: (t) => <span className={`pill ${t.status}`}>{t.status}</span> },
   { id: 'episodes', label: 'Episodes', width: '84px', numeric: true, sort: 'episodes', render: (t) => `${t.episodesCompleted}/${t.episodesScheduled}` },
   { id: 'dead', label: 'Dead', width: '60px', numeric: true, sort: 'dead', render: (t) => t.dead },
@@ -41,7 +44,7 @@ const COLUMNS: readonly Column<TrialRow, TrialSort>[] = [
   { id: 'isolation', label: 'Isolation', width: '104px', render: (t) => <IsolationBadge isolation={t.isolation} /> },
   { id: 'tags', label: 'Tags', width: 'minmax(90px, 1fr)', render: (t) => <span title={t.tags.join(' ')}>{t.tags.map((tag) => <span key={tag} className="pill tag">{tag}</span>)}</span> },
   { id: 'duration', label: 'Duration', width: '96px', numeric: true, render: (t) => (t.durationMs === null ? <span className="muted" title="imported, or run before durations were kept">–</span> : duration(t.durationMs)) },
-  { id: 'created', label: 'Date', width: '150px', sort: 'created', render: (t) => shortDateTime(t.created) },
+  { id: 'created', label: 'Date', width: '136px', sort: 'created', render: (t) => shortDateTime(t.created) },
 ];
 
 interface Filters {
@@ -65,6 +68,7 @@ export function TrialsView({ go }: { go: Navigate }) {
   const [sort, setSort] = useState<SortState<TrialSort>>({ column: 'created', direction: 'desc' });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [model, setModel] = useState('');
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => readHiddenColumns());
   const modelBox = useRef<HTMLInputElement>(null);
   // Typing in the model box filters after a short pause, not on every key.
   useEffect(() => {
@@ -107,7 +111,7 @@ export function TrialsView({ go }: { go: Navigate }) {
         <div className="filters" role="search">
           <label>
             Model
-            <input ref={modelBox} type="search" value={model} onChange={(e) => setModel(e.target.value)} placeholder="part of a model ID" aria-label="Filter by model" />
+            <input ref={modelBox} type="search" value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. part of a model ID" aria-label="Filter by model" />
           </label>
           <FilterSelect label="Status" value={filters.status} choices={trialStatuses} onChange={(status) => setFilters({ ...filters, status })} ariaLabel="Filter by status" />
           <FilterSelect label="Official" value={filters.official} choices={OFFICIAL_CHOICES} onChange={(official) => setFilters({ ...filters, official })} ariaLabel="Filter by official" />
@@ -128,6 +132,11 @@ export function TrialsView({ go }: { go: Navigate }) {
               Clear filters
             </button>
           )}
+          <ColumnChooser
+            hidden={hidden}
+            onHidden={setHidden}
+            fetchPage={(offset, limit) => api['trials.list']({ sort: sort.column, direction: sort.direction, filter, offset, limit }).then((r) => (r.ok ? r.value : null))}
+          />
         </div>
         <ErrorMessage error={rows.error} />
         {rows.total === null ? (
@@ -139,7 +148,7 @@ export function TrialsView({ go }: { go: Navigate }) {
             <EmptyState title="The archive has no trial yet.">Start an evaluation in Run, or import a result made with the CLI below.</EmptyState>
           )
         ) : (
-          <VirtualTable label="trials" columns={COLUMNS} rows={rows} sort={sort} onSort={setSort} rowKey={(t) => String(t.trialId)} onOpen={(t) => go({ view: 'trial', trialId: t.trialId })} />
+          <VirtualTable label="trials" columns={COLUMNS.filter((c) => !hidden.has(c.id))} rows={rows} sort={sort} onSort={setSort} rowKey={(t) => String(t.trialId)} onOpen={(t) => go({ view: 'trial', trialId: t.trialId })} />
         )}
       </div>
       <ImportPanel onOpen={(trialId) => go({ view: 'trial', trialId })} />
