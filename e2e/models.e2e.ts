@@ -121,8 +121,7 @@ describe.skipIf(missing !== null)('models: history chart, several models, step v
 
   test('the step view shows what the agent saw and did for a chosen person, as the record holds it', async () => {
     const index = 1;
-    await page.evaluate(`localStorage.setItem('ember.location', JSON.stringify({ view: 'replay', trialId: ${fx.trialB}, index: ${index} }))`);
-    await page.reload();
+    await page.evaluate(`window.location.hash = '#/trials/${fx.trialB}/episodes/${index}'`);
     await h1(`Replay: episode ${index}`);
     const map = page.getByTestId('replay-map');
     await map.locator('canvas').first().waitFor({ timeout: 30_000 });

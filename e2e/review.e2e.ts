@@ -166,6 +166,14 @@ describe.skipIf(missing !== null)('review views in browser mode', () => {
     await canvas.click({ position: { x: ox + ((first % cols) + 0.5) * cell, y: oy + (Math.floor(first / cols) + 0.5) * cell } });
     const evidence = page.getByTestId('person-evidence');
     await evidence.waitFor();
+    // The card opens beside the map, which shrinks and is fitted again: no part of it hidden (issue 22).
+    const map = page.getByTestId('replay-map');
+    await expect
+      .poll(async () => {
+        const [width, zoom, panX] = await map.evaluate((el) => [el.clientWidth, Number(el.dataset.zoom), Number(el.dataset.panX)]);
+        return panX >= -0.5 && panX + cols * 16 * zoom <= width + 0.5;
+      })
+      .toBe(true);
     expect(await evidence.getByTestId('person-outcome').textContent()).toMatch(/^(evacuated|dead|stranded) at step \d+$/);
     expect(await evidence.textContent()).toMatch(/Li \(earliest possible evacuation step\)(\d+|none)/);
     await shot('replay-person');

@@ -108,6 +108,7 @@ describe('every command runs without the network', () => {
     ['archive list', ['archive', 'list', '--archive', at('archive.sqlite'), '--json']],
     ['archive export', ['archive', 'export', '1', '--archive', at('archive.sqlite'), '--out', at('exported'), '--json']],
     ['archive check', ['archive', 'check', '--archive', at('archive.sqlite'), '--json']],
+    ['archive delete', ['archive', 'delete', '--archive', at('archive.sqlite'), '--trial', '1', '--json']],
     ['keys create', ['keys', 'create', '--out', at('key.json'), '--json']],
     ['keys show', ['keys', 'show', at('key.json'), '--json']],
     ['result sign', ['result', 'sign', '--result', at('a.json'), '--key', at('key.json'), '--signed-at', '2026-01-01T00:00:00Z', '--json']],

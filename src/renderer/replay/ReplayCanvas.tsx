@@ -48,7 +48,10 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
     let scene: ReplayScene | null = null;
     let gone = false;
     let unsubscribe = () => {};
-    const observer = new ResizeObserver(() => scene?.resize(host.clientWidth, height));
+    const observer = new ResizeObserver(() => {
+      scene?.resize(host.clientWidth, height);
+      markView();
+    });
     ReplayScene.create(data, Math.max(200, host.clientWidth), height).then(
       (made) => {
         if (gone) {

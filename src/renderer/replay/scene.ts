@@ -66,6 +66,8 @@ export class ReplayScene {
   private time = 0;
   selected: number | null = null;
   follow = false;
+  /** The map is as fit() placed it (no zoom or pan since): a resize fits it again. */
+  private fitted = true;
   /** Milliseconds spent in the last draw (people update plus render submission). */
   lastDrawMs = 0;
 
@@ -116,10 +118,20 @@ export class ReplayScene {
     this.draw(this.time);
   }
 
+  /**
+   * A new canvas size (the window, or the person card opening beside the
+   * map). A map the user has not zoomed or panned is fitted again, so the
+   * card never hides part of it; otherwise what was at the centre stays there.
+   */
   resize(width: number, height: number): void {
+    const old = this.size;
     this.renderer.resize(width, height);
     this.setBoxSize(width, height);
-    this.draw(this.time);
+    if (this.fitted) this.fit();
+    else {
+      this.world.position.set(this.world.position.x + (width - old.width) / 2, this.world.position.y + (height - old.height) / 2);
+      this.draw(this.time);
+    }
   }
 
   private setBoxSize(width: number, height: number): void {
@@ -147,6 +159,7 @@ export class ReplayScene {
     const scale = Math.min(width / (cols * CELL), height / (rows * CELL));
     this.world.scale.set(scale);
     this.world.position.set((width - cols * CELL * scale) / 2, (height - rows * CELL * scale) / 2);
+    this.fitted = true;
     this.draw(this.time);
   }
 
@@ -158,11 +171,13 @@ export class ReplayScene {
     const wy = (y - this.world.position.y) / old;
     this.world.scale.set(next);
     this.world.position.set(x - wx * next, y - wy * next);
+    this.fitted = false;
     this.draw(this.time);
   }
 
   panBy(dx: number, dy: number): void {
     this.world.position.set(this.world.position.x + dx, this.world.position.y + dy);
+    this.fitted = false;
     this.draw(this.time);
   }
 
