@@ -26,10 +26,13 @@ beforeAll(() => {
   sizes = { sound: statSync(sound).size, pageSize: readFileSync(sound).readUInt16BE(16) };
   for (const kind of BAD_ARCHIVES) makeBadArchive(kind, sound, badArchivePath(tmp.dir, kind));
   writeFileSync(join(tmp.dir, 'result.json'), '{}\n');
+  // nobody's own data folder (serve keeps its access token there).
+  mkdirSync(join(tmp.dir, 'nobody-config'), { mode: 0o777 });
+  chmodSync(join(tmp.dir, 'nobody-config'), 0o777);
 }, 60_000);
 
 function cli(args: readonly string[], user?: number): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, cliArgv(args), { cwd: ROOT, encoding: 'utf8', ...(user === undefined ? {} : { uid: user, gid: user, env: { ...process.env, HOME: tmp.dir } }) });
+  const r = spawnSync(process.execPath, cliArgv(args), { cwd: ROOT, encoding: 'utf8', ...(user === undefined ? {} : { uid: user, gid: user, env: { ...process.env, HOME: tmp.dir, XDG_CONFIG_HOME: join(tmp.dir, 'nobody-config') } }) });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -57,4 +57,14 @@ describe('the kept serve token', () => {
     symlinkSync(elsewhere, serveTokenPath(dir));
     expect(() => loadOrCreateServeToken(dir)).toThrow(/is not a plain file/);
   });
+
+  test('a data folder that cannot be made or written is an output error naming it, not an internal failure', () => {
+    // Root passes permission checks, so the folder is made impossible: its parent is a file.
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const data = join(file, 'data');
+    for (const attempt of [() => loadOrCreateServeToken(data), () => rotateServeToken(data)]) {
+      expect(attempt).toThrow(expect.objectContaining({ kind: 'output', message: expect.stringContaining(`the serve token in ${data} cannot be read or written (ENOTDIR)`) as string }) as Error);
+    }
+  });
 });

@@ -14,7 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../../core/errors.js';
+import { OutputError, UsageError } from '../../core/errors.js';
+import { errnoCode } from '../errno.js';
 
 export const SERVE_TOKEN_FILE = 'serve-token';
 
@@ -50,6 +51,10 @@ function writeTemporaryToken(file: string): { token: string; temporary: string }
 
 /** Writes a new token whole (0600) and answers it; an old one is replaced only once the new one is on disk. */
 export function rotateServeToken(dataDir: string): string {
+  return withFileFaults(dataDir, () => rotate(dataDir));
+}
+
+function rotate(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = serveTokenPath(dataDir);
   const { token, temporary } = writeTemporaryToken(file);
@@ -66,7 +71,7 @@ function createServeToken(dataDir: string): string {
     linkSync(temporary, file);
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-    return loadOrCreateServeToken(dataDir);
+    return loadOrCreate(dataDir);
   } finally {
     rmSync(temporary, { force: true });
   }
@@ -79,12 +84,16 @@ function createServeToken(dataDir: string): string {
  * is refused with what to do: such a token may be known to someone else.
  */
 export function loadOrCreateServeToken(dataDir: string): string {
+  return withFileFaults(dataDir, () => loadOrCreate(dataDir));
+}
+
+function loadOrCreate(dataDir: string): string {
   const file = serveTokenPath(dataDir);
   let stat;
   try {
     stat = lstatSync(file);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return createServeToken(dataDir);
+    if (errnoCode(error) === 'ENOENT') return createServeToken(dataDir);
     throw error;
   }
   if (!stat.isFile()) throw new UsageError(`the serve token ${file} is not a plain file (a link or a folder): remove it and start \`emberbench serve\` again, which makes a new private one`);
@@ -94,4 +103,21 @@ export function loadOrCreateServeToken(dataDir: string): string {
   const token = readFileSync(file, 'utf8').trim();
   if (!TOKEN_PATTERN.test(token)) throw new UsageError(`the serve token ${file} does not hold a token (32 characters of A-Z a-z 0-9 _ -): run \`emberbench serve --rotate-token\` to write a new one`);
   return token;
+}
+
+/**
+ * A token file this user cannot read or write (another user's data folder,
+ * a read-only disk) is told as such, naming the folder and the way out, not
+ * as an internal failure.
+ */
+function withFileFaults(dataDir: string, work: () => string): string {
+  try {
+    return work();
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === undefined) throw error;
+    throw new OutputError(
+      `the serve token in ${dataDir} cannot be read or written (${code}): run \`emberbench serve\` as the user who owns that folder, or set XDG_CONFIG_HOME (or HOME) to a folder you can write`,
+    );
+  }
 }
