@@ -7,7 +7,7 @@ describe('the command table', () => {
   const commands = COMMAND_MODULES.flatMap((m) => m.commands);
 
   it('registers the commands in the documented tree order', () => {
-    expect(commands.map((c) => c.words.join(' '))).toEqual(['version', 'scenario validate', 'suite validate', 'generated create', 'generated validate', 'evaluation manifest', 'evaluation run', 'evaluation verify', 'evaluation merge', 'evaluation status', 'shard plan', 'episode run', 'replay verify', 'statistics aggregate', 'statistics compare', 'score', 'score compare', 'leaderboard', 'scoring table', 'pack build', 'pack verify', 'operational validate', 'bundle create', 'bundle verify', 'bundle sign', 'keys create', 'keys show', 'result sign', 'result verify', 'report html', 'archive import', 'archive list', 'archive export', 'archive check', 'serve']);
+    expect(commands.map((c) => c.words.join(' '))).toEqual(['version', 'scenario validate', 'suite validate', 'generated create', 'generated validate', 'evaluation manifest', 'evaluation run', 'evaluation verify', 'evaluation merge', 'evaluation status', 'shard plan', 'episode run', 'replay verify', 'statistics aggregate', 'statistics compare', 'score', 'score compare', 'leaderboard', 'scoring table', 'pack build', 'pack verify', 'operational validate', 'bundle create', 'bundle verify', 'bundle sign', 'keys create', 'keys show', 'result sign', 'result verify', 'report html', 'archive import', 'archive list', 'archive export', 'archive check', 'archive delete', 'serve']);
     expect(commandsUnder(commandTree()).map((c) => c.words.join(' '))).toEqual(commands.map((c) => c.words.join(' ')));
   });
 
