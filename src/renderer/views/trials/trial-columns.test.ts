@@ -1,13 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { TrialRow } from '../../../shared/api/contract.js';
 import { csvText } from '../../components/csv-text.js';
-import { allTrialRows, readHiddenColumns, saveHiddenColumns, trialsCsv } from './trial-columns.js';
+import { TRIAL_COLUMNS, allTrialRows, readHiddenColumns, saveHiddenColumns, trialsCsv } from './trial-columns.js';
 
 function trial(id: number, modelId: string): TrialRow {
   return {
     trialId: id, modelId, manifestHash: 'a'.repeat(64), suiteId: 'ember-public', packId: null, official: false, status: 'complete',
     score: '55.75', scoreRounded: '55.8', intervalLow: '50.1', intervalHigh: '60.2', episodesScheduled: 30, episodesCompleted: 29, episodesFailed: 1,
     evacuated: 100, dead: 3, stranded: 0, origin: 'run', created: '2026-12-02T09:00:00Z', agentLabel: 'builtin:x', isolation: 'in_process',
+    label: '', tags: [], durationMs: null, signers: [],
   } as TrialRow;
 }
 
@@ -24,11 +25,13 @@ class MemoryStorage {
 describe('Trials columns', () => {
   test('the CSV has the shown columns with exact values, the trial ID first', () => {
     const all = trialsCsv([trial(7, 'gpt-4.1-mini-2025-04-14-long-name')], new Set());
-    expect(all.header.slice(0, 5)).toEqual(['trial_id', 'model_id', 'agent', 'suite_id', 'score']);
-    expect(all.rows[0]!.slice(0, 5)).toEqual([7, 'gpt-4.1-mini-2025-04-14-long-name', 'builtin:x', 'ember-public', '55.75']);
-    const few = trialsCsv([trial(7, 'm')], new Set(['suite', 'score', 'official', 'episodes', 'dead', 'origin', 'isolation']));
-    expect(few.header).toEqual(['trial_id', 'model_id', 'agent', 'status', 'created_utc']);
-    expect(csvText(few.header, few.rows)).toBe('trial_id,model_id,agent,status,created_utc\r\n7,m,builtin:x,complete,2026-12-02T09:00:00Z\r\n');
+    expect(all.header.slice(0, 6)).toEqual(['trial_id', 'model_id', 'agent', 'label', 'suite_id', 'score']);
+    expect(all.rows[0]!.slice(0, 6)).toEqual([7, 'gpt-4.1-mini-2025-04-14-long-name', 'builtin:x', '', 'ember-public', '55.75']);
+    // Every column of the table can be chosen, in the table's order (housekeeping's tags and duration too).
+    expect(TRIAL_COLUMNS.map((c) => c.id)).toEqual(['model', 'suite', 'score', 'official', 'status', 'episodes', 'dead', 'origin', 'isolation', 'tags', 'duration', 'created']);
+    const few = trialsCsv([trial(7, 'm')], new Set(['suite', 'score', 'official', 'episodes', 'dead', 'origin', 'isolation', 'tags', 'duration']));
+    expect(few.header).toEqual(['trial_id', 'model_id', 'agent', 'label', 'status', 'created_utc']);
+    expect(csvText(few.header, few.rows)).toBe('trial_id,model_id,agent,label,status,created_utc\r\n7,m,builtin:x,,complete,2026-12-02T09:00:00Z\r\n');
   });
 
   test('a model ID a spreadsheet would run as a formula is written as text; numbers stay numbers', () => {

@@ -16,7 +16,7 @@ export interface TrialColumnInfo {
 }
 
 export const TRIAL_COLUMNS: readonly TrialColumnInfo[] = [
-  { id: 'model', label: 'Model', csv: [{ header: 'model_id', cell: (t) => t.modelId }, { header: 'agent', cell: (t) => t.agentLabel }] },
+  { id: 'model', label: 'Model', csv: [{ header: 'model_id', cell: (t) => t.modelId }, { header: 'agent', cell: (t) => t.agentLabel }, { header: 'label', cell: (t) => t.label }] },
   { id: 'suite', label: 'Suite', csv: [{ header: 'suite_id', cell: (t) => t.suiteId }] },
   {
     id: 'score',
@@ -41,6 +41,8 @@ export const TRIAL_COLUMNS: readonly TrialColumnInfo[] = [
   { id: 'dead', label: 'Dead', csv: [{ header: 'dead', cell: (t) => t.dead }] },
   { id: 'origin', label: 'Origin', csv: [{ header: 'origin', cell: (t) => t.origin }] },
   { id: 'isolation', label: 'Isolation', csv: [{ header: 'isolation', cell: (t) => t.isolation ?? null }] },
+  { id: 'tags', label: 'Tags', csv: [{ header: 'tags', cell: (t) => t.tags.join(' ') }] },
+  { id: 'duration', label: 'Duration', csv: [{ header: 'duration_ms', cell: (t) => t.durationMs }] },
   { id: 'created', label: 'Date', csv: [{ header: 'created_utc', cell: (t) => t.created }] },
 ];
 
