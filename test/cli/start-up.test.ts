@@ -3,21 +3,30 @@
 // index, and a command loads its own group's modules, not the archive, zod or
 // the other groups. Run from the sources there is no index (skipped then).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, BUILT_CLI, ROOT } from './run-cli.js';
 
-// Prints every module URL Node loads (an ESM load hook), one per line on stderr.
+// Appends every module URL Node loads to the file EMBER_LOAD_LOG names (an ESM load hook). A
+// file, not stderr: the hook runs on Node's loader thread, whose stderr lines the CLI's
+// process.exit can cut off (seen on Node 24).
 const HOOK = `data:text/javascript,${encodeURIComponent(
-  `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent("export async function load(url, context, next) { process.stderr.write('loaded ' + url + '\\\\n'); return next(url, context); }"));`,
+  `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent("import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(process.env.EMBER_LOAD_LOG, url + '\\\\n'); return next(url, context); }"));`,
 )}`;
 
+let runs = 0;
+
 function loadedBy(args: readonly string[]): { status: number | null; stdout: string; modules: string[] } {
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { cwd: ROOT, encoding: 'utf8' });
-  const modules = r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice('loaded '.length).replace(`file://${ROOT}/`, ''));
+  const log = join(scratch, `loaded-${++runs}.txt`);
+  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, EMBER_LOAD_LOG: log } });
+  const modules = readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => l.replace(`file://${ROOT}/`, ''));
   return { status: r.status, stdout: r.stdout, modules };
 }
+
+const scratch = mkdtempSync(join(tmpdir(), 'ember-start-up-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const HEAVY = ['node_modules/zod/', 'node_modules/better-sqlite3/', 'dist/node/archive/', 'dist/node/services/', 'dist/core/sim/'];
 
