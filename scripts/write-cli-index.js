@@ -10,14 +10,11 @@ const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli');
 const load = (file) => import(pathToFileURL(join(cli, file)).href);
 
 const { COMMAND_MODULES } = await load('registry.js');
-const { buildCommandIndex } = await load('command-index.js');
-const exported = [];
-for (const name of readdirSync(join(cli, 'commands')).filter((n) => n.endsWith('.js')).sort()) {
-  const file = `commands/${name}`;
-  for (const [exportName, value] of Object.entries(await load(file))) {
-    if (COMMAND_MODULES.includes(value)) exported.push({ file, exportName, module: value });
-  }
-}
+const { buildCommandIndex, locateCommandModules } = await load('command-index.js');
+const files = readdirSync(join(cli, 'commands'))
+  .filter((n) => n.endsWith('.js'))
+  .map((n) => `commands/${n}`);
+const exported = await locateCommandModules(COMMAND_MODULES, files, load);
 const index = buildCommandIndex(COMMAND_MODULES, exported);
 writeFileSync(join(cli, 'command-index.json'), `${JSON.stringify(index, null, 1)}\n`);
 console.log(`command index: ${index.modules.length} modules, ${index.modules.reduce((n, m) => n + m.commands.length, 0)} commands`);

@@ -1,25 +1,21 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandModule } from './command.js';
-import { buildCommandIndex, isCommandIndex, lazyModules, type ExportedModule } from './command-index.js';
+import { buildCommandIndex, isCommandIndex, lazyModules, locateCommandModules, type ExportedModule } from './command-index.js';
 import { commandHelp, groupHelp, treeHelp } from './help.js';
 import { main } from './main.js';
 import { COMMAND_MODULES } from './registry.js';
 import { buildCommandTree, commandsUnder, type CommandNode } from './tree.js';
 
 const CLI_DIR = import.meta.dirname;
+const load = (file: string) => import(/* @vite-ignore */ `./${file}`) as Promise<Record<string, unknown>>;
 
-/** What the build finds: every command module exported by a file of commands/, as scripts/write-cli-index.js looks. */
-async function exportedModules(): Promise<ExportedModule[]> {
-  const found: ExportedModule[] = [];
-  for (const name of readdirSync(join(CLI_DIR, 'commands')).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) {
-    const file = `commands/${name.replace(/\.ts$/, '.js')}`;
-    for (const [exportName, value] of Object.entries((await import(/* @vite-ignore */ `./commands/${name.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>)) {
-      if (COMMAND_MODULES.includes(value as CommandModule)) found.push({ file, exportName, module: value as CommandModule });
-    }
-  }
-  return found;
+/** What the build finds: the command modules of commands/, located as scripts/write-cli-index.js does. */
+function exportedModules(): Promise<ExportedModule[]> {
+  const files = readdirSync(join(CLI_DIR, 'commands'))
+    .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))
+    .map((n) => `commands/${n.replace(/\.ts$/, '.js')}`);
+  return locateCommandModules(COMMAND_MODULES, files, load);
 }
 
 /** Every help text of a tree: the root's, each group's, each command's. */
@@ -32,8 +28,6 @@ function helpTexts(root: CommandNode): string[] {
   walk(root);
   return [treeHelp(root), ...groups, ...commandsUnder(root).map(commandHelp)];
 }
-
-const load = (file: string) => import(/* @vite-ignore */ `./${file}`) as Promise<Record<string, unknown>>;
 
 describe('the command index', () => {
   it('locates every registered module in one file and survives JSON', async () => {

@@ -67,6 +67,23 @@ export function isCommandIndex(value: unknown): value is CommandIndex {
 export type ModuleLoader = (file: string) => Promise<Record<string, unknown>>;
 
 /**
+ * Finds which file and export holds each registered module, by loading
+ * `files` (paths like `commands/episode.js`, relative to the CLI's folder).
+ * The build (scripts/write-cli-index.js) and the index's test both use it,
+ * so they cannot disagree about what the index is made from.
+ */
+export async function locateCommandModules(registered: readonly CommandModule[], files: readonly string[], load: ModuleLoader): Promise<ExportedModule[]> {
+  const found: ExportedModule[] = [];
+  for (const file of [...files].sort()) {
+    for (const [exportName, value] of Object.entries(await load(file))) {
+      const module = registered.find((m) => m === value);
+      if (module !== undefined) found.push({ file, exportName, module });
+    }
+  }
+  return found;
+}
+
+/**
  * Command modules built from the index: parsing and help use the indexed
  * specs; running a command imports its module and runs the real spec with
  * the same words. A module whose specs no longer match the index (a build
