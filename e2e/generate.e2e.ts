@@ -113,6 +113,8 @@ describe.skipIf(missing !== null)('Generate view in browser mode', () => {
     await page.getByRole('button', { name: 'Freeze batch' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'frozen' });
     await expect.poll(() => notice.textContent(), { timeout: 60_000 }).toContain(`Batch ${batchId} frozen as suite e2e-generated`);
+    // The focus follows the action to its notice (the Freeze button stays, but the news is below it).
+    expect(await page.evaluate('document.activeElement?.getAttribute("data-testid")')).toBe('frozen-notice');
     await shot('generate-frozen');
 
     // The same batch from the CLI has the same suite hash.
