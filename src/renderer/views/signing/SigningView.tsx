@@ -18,8 +18,9 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
   const act = useAction<SigningStatus>();
   const [passphrase, setPassphrase] = useState('');
   const [replace, setReplace] = useState(false);
-  // What the last action did, said where the focus goes next (the button pressed may vanish or go disabled).
-  const [notice, setNotice] = useState<{ text: string } | null>(null);
+  // What the last action did, said where the focus goes next (the button pressed may vanish or go disabled);
+  // shown while the status is the one that action left (a change in the trust list below retires it).
+  const [notice, setNotice] = useState<{ text: string; after: SigningStatus } | null>(null);
   const card = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   useFocusOn(notice, noticeRef);
@@ -29,7 +30,7 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
     if (s === null) return;
     setReplace(false);
     onChange(s);
-    setNotice({ text: what + (s.key === null ? '' : ` Fingerprint ${s.key.fingerprint}.`) });
+    setNotice({ text: what + (s.key === null ? '' : ` Fingerprint ${s.key.fingerprint}.`), after: s });
   };
   const pass = passphrase === '' ? {} : { passphrase };
   async function onImport(file: File) {
@@ -86,7 +87,7 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
         )}
       </div>
       <ErrorMessage error={act.error} onDismiss={act.clear} />
-      {notice !== null && (
+      {notice !== null && notice.after === status && (
         <div className="notice ok" role="status" tabIndex={-1} ref={noticeRef} data-testid="own-key-notice">
           {notice.text}
         </div>
@@ -100,7 +101,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
   const act = useAction<SigningStatus>();
   const [publicKey, setPublicKey] = useState('');
   const [label, setLabel] = useState('');
-  const [notice, setNotice] = useState<{ text: string } | null>(null);
+  const [notice, setNotice] = useState<{ text: string; after: SigningStatus } | null>(null);
   const card = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   useFocusOn(notice, noticeRef);
@@ -141,7 +142,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
                       void act.run(() => api['trust.remove']({ publicKey: t.publicKey })).then((s) => {
                         if (s === null) return;
                         onChange(s);
-                        setNotice({ text: `Removed "${t.label}" (${t.fingerprint}): its signatures are no longer trusted.` });
+                        setNotice({ text: `Removed "${t.label}" (${t.fingerprint}): its signatures are no longer trusted.`, after: s });
                       });
                     }}
                   >
@@ -164,7 +165,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
             setPublicKey('');
             setLabel('');
             onChange(s);
-            setNotice({ text: `Trusted "${added}".` });
+            setNotice({ text: `Trusted "${added}".`, after: s });
           });
         }}
       >
@@ -179,7 +180,7 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
         </button>
       </form>
       <ErrorMessage error={act.error} onDismiss={act.clear} />
-      {notice !== null && (
+      {notice !== null && notice.after === status && (
         <div className="notice ok" role="status" tabIndex={-1} ref={noticeRef} data-testid="trust-notice">
           {notice.text}
         </div>
