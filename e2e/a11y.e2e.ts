@@ -9,46 +9,39 @@
  * replay map: only key presses, no click.
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plannerConfig, plannerScript, startScriptedServer, type ScriptedServer } from '../test/llm/scripted-server.js';
 import { axeViolations, focused, tabTo } from './axe.js';
-import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
-import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, must, waitForTrial, type ReviewFixture } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const KEY_ENV = 'EMBER_E2E_A11Y_KEY';
 const LLM_MODEL = 'e2e-a11y-language-model';
 const KEYBOARD_MODEL = 'e2e-keyboard-only';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`accessibility e2e skipped: ${missing}`);
+const missing = skipReason('accessibility');
 
 describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-only flows', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let server: ServeProcess | null = null;
   let endpoint: ScriptedServer | null = null;
-  let browser: Browser;
   let page: Page;
   let fx: ReviewFixture;
   let llmTrial: number;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `a11y-${name}.png`) });
   const h1 = (text: string) => page.locator('main h1', { hasText: text }).waitFor({ timeout: 60_000 });
   const isFocused = (selector: string) => page.evaluate(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-a11y-e2e-'));
     endpoint = await startScriptedServer(plannerScript('X0'));
     process.env[KEY_ENV] = 'sk-a11y-e2e';
     // Its own data folder: the Signing keys test makes a key there, never in the user's.
-    server = await startServe(join(dir, 'archive.sqlite'), 60_000, { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') });
-    const api = apiOf(server);
+    session = await openSession({ prefix: 'ember-a11y-e2e-', ownDataFolder: true });
+    ({ dir, pageErrors } = session);
+    const api = session.api;
     fx = await fillArchive(api, [
       ['e2e-static-shortest-path', 'static-shortest-path-v1'],
       ['e2e-congestion-aware', 'congestion-aware-v1'],
@@ -56,23 +49,14 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     // A language-model trial (unofficial), for the transcript beside its replay.
     const manifest = must(await api['trials.get']({ trialId: fx.trialA }), 'trial').trial.manifestHash;
     llmTrial = must(await api['runs.start']({ manifestHash: manifest, agent: { kind: 'openai-chat', config: plannerConfig(endpoint.baseUrl, KEY_ENV, { planner_interval: 4 }), maxConnections: 2 }, modelId: LLM_MODEL, jobs: 2 }), 'llm run').trialId;
-    for (const until = Date.now() + 180_000; ; ) {
-      const t = must(await api['trials.get']({ trialId: llmTrial }), 'llm trial');
-      if (t.trial.status !== 'running' && t.report !== null) break;
-      if (t.trial.status !== 'running') throw new Error(`the language-model trial ended ${t.trial.status}`);
-      if (Date.now() > until) throw new Error('the language-model trial did not finish in 180 s');
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    browser = await launchChromium();
-    page = await openAppPage(browser, server.url, pageErrors);
+    await waitForTrial(api, llmTrial, 180_000);
+    page = await session.openPage();
   });
 
   afterAll(async () => {
     delete process.env[KEY_ENV];
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     await endpoint?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   test('axe finds no WCAG 2.2 A/AA violation in any view', async () => {
@@ -355,6 +339,8 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     await expect.poll(() => isFocused(trustNotice), { timeout: 60_000 }).toBe(true);
     expect(await focused(page)).toMatch(/Removed "this app"/);
     expect(await page.getByTestId('trusted-key').count()).toBe(0);
+    // The key's own notice ("Trusted this app's key") no longer holds, so it is gone.
+    expect(await page.getByTestId('own-key-notice').count()).toBe(0);
     await shot('signing-removed-keyboard');
   });
 
