@@ -170,6 +170,12 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     await expect.poll(() => history.textContent(), { timeout: 30_000 }).toContain('3 scored trials');
     await page.goBack();
     await page.locator('main h1', { hasText: MODEL }).waitFor();
+    // A model this archive does not hold is said so, not silently swapped for another.
+    await page.evaluate(`window.location.hash = '#/models?model=no-such-model'`);
+    await page.getByTestId('model-unknown').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('model-unknown').textContent()).toContain('no trial of a model named no-such-model');
+    await page.goBack();
+    await page.locator('main h1', { hasText: MODEL }).waitFor();
   });
 
   test('the Trials table\'s default columns fit a 1360 px window: no sideways scroll bar', async () => {
