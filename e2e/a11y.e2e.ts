@@ -9,45 +9,39 @@
  * replay map: only key presses, no click.
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plannerConfig, plannerScript, startScriptedServer, type ScriptedServer } from '../test/llm/scripted-server.js';
 import { axeViolations, focused, tabTo } from './axe.js';
-import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
-import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, must, waitForTrial, type ReviewFixture } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const KEY_ENV = 'EMBER_E2E_A11Y_KEY';
 const LLM_MODEL = 'e2e-a11y-language-model';
 const KEYBOARD_MODEL = 'e2e-keyboard-only';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`accessibility e2e skipped: ${missing}`);
+const missing = skipReason('accessibility');
 
 describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-only flows', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let server: ServeProcess | null = null;
   let endpoint: ScriptedServer | null = null;
-  let browser: Browser;
   let page: Page;
   let fx: ReviewFixture;
   let llmTrial: number;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `a11y-${name}.png`) });
   const h1 = (text: string) => page.locator('main h1', { hasText: text }).waitFor({ timeout: 60_000 });
   const isFocused = (selector: string) => page.evaluate(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-a11y-e2e-'));
     endpoint = await startScriptedServer(plannerScript('X0'));
     process.env[KEY_ENV] = 'sk-a11y-e2e';
-    server = await startServe(join(dir, 'archive.sqlite'));
-    const api = apiOf(server);
+    // Its own data folder: the Signing keys test makes a key there, never in the user's.
+    session = await openSession({ prefix: 'ember-a11y-e2e-', ownDataFolder: true });
+    ({ dir, pageErrors } = session);
+    const api = session.api;
     fx = await fillArchive(api, [
       ['e2e-static-shortest-path', 'static-shortest-path-v1'],
       ['e2e-congestion-aware', 'congestion-aware-v1'],
@@ -55,23 +49,14 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     // A language-model trial (unofficial), for the transcript beside its replay.
     const manifest = must(await api['trials.get']({ trialId: fx.trialA }), 'trial').trial.manifestHash;
     llmTrial = must(await api['runs.start']({ manifestHash: manifest, agent: { kind: 'openai-chat', config: plannerConfig(endpoint.baseUrl, KEY_ENV, { planner_interval: 4 }), maxConnections: 2 }, modelId: LLM_MODEL, jobs: 2 }), 'llm run').trialId;
-    for (const until = Date.now() + 180_000; ; ) {
-      const t = must(await api['trials.get']({ trialId: llmTrial }), 'llm trial');
-      if (t.trial.status !== 'running' && t.report !== null) break;
-      if (t.trial.status !== 'running') throw new Error(`the language-model trial ended ${t.trial.status}`);
-      if (Date.now() > until) throw new Error('the language-model trial did not finish in 180 s');
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    browser = await launchChromium();
-    page = await openAppPage(browser, server.url, pageErrors);
+    await waitForTrial(api, llmTrial, 180_000);
+    page = await session.openPage();
   });
 
   afterAll(async () => {
     delete process.env[KEY_ENV];
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     await endpoint?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   test('axe finds no WCAG 2.2 A/AA violation in any view', async () => {
@@ -238,6 +223,17 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     await expect.poll(async () => (await view()).zoom).toBeLessThan(zoomed.zoom);
     await page.keyboard.press('0');
     await expect.poll(view).toEqual(fit);
+    expect(await map.getAttribute('data-fitted')).toBe('true');
+    // The Fit map button (a mouse user's "0") updates what the page says about the view as well.
+    await page.keyboard.press('+');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(() => map.getAttribute('data-fitted')).toBe('false');
+    expect(await view()).not.toEqual(fit);
+    await tabTo(page, 'button', { text: /^Fit map$/, back: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(view).toEqual(fit);
+    expect(await map.getAttribute('data-fitted')).toBe('true');
+    await tabTo(page, '[data-testid="replay-map"]');
     // Arrows without Shift still step the replay while the map has focus.
     const clock = page.getByTestId('replay-clock');
     const before = await clock.textContent();
@@ -296,6 +292,75 @@ describe.skipIf(missing !== null)('accessibility: axe on every view, keyboard-on
     await expect.poll(() => clock.textContent()).toBe(`step ${max} / ${max}`);
     await lockstep.scrollIntoViewIfNeeded();
     await shot('compare-lockstep-keyboard');
+  });
+
+  test('keyboard only: Generate sends the focus to the field at fault, then to the preview', async () => {
+    await page.keyboard.press('Alt+8');
+    await h1('Generate');
+    const rowsMin = '[data-family="dead_end_rooms"] input[aria-label="dead_end_rooms Rows min"]';
+    await tabTo(page, rowsMin, { limit: 400 });
+    const kept = await page.locator(rowsMin).inputValue();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await page.locator(`${rowsMin}[aria-invalid="true"]`).waitFor({ timeout: 60_000 });
+    await expect.poll(() => isFocused(rowsMin), { timeout: 10_000 }).toBe(true);
+    await shot('generate-refused-keyboard');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(kept);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused('.card h2'), { timeout: 120_000 }).toBe(true);
+    expect(await focused(page)).toMatch(/Preview of batch gen-/);
+  });
+
+  test('keyboard only: Signing keys sends the focus to what each action did, or the field at fault', async () => {
+    await page.keyboard.press('Alt+9');
+    await h1('Signing keys');
+    await tabTo(page, 'button', { text: /^Create signing key$/ });
+    await page.keyboard.press('Enter');
+    const ownNotice = '[data-testid="own-key-notice"]';
+    await expect.poll(() => isFocused(ownNotice), { timeout: 60_000 }).toBe(true);
+    expect(await focused(page)).toMatch(/Created a signing key\. Fingerprint/);
+    await tabTo(page, 'button', { text: /^Trust this key$/, back: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(ownNotice).textContent(), { timeout: 60_000 }).toMatch(/^Trusted this app's key/);
+    expect(await isFocused(ownNotice)).toBe(true);
+
+    await tabTo(page, '[data-field="publicKey"] input');
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Enter');
+    await page.locator('.field.invalid[data-field="publicKey"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => isFocused('[data-field="publicKey"] input'), { timeout: 10_000 }).toBe(true);
+    await shot('signing-refused-keyboard');
+
+    await tabTo(page, '[data-testid="trusted-key"] button', { back: true });
+    await page.keyboard.press('Enter');
+    const trustNotice = '[data-testid="trust-notice"]';
+    await expect.poll(() => isFocused(trustNotice), { timeout: 60_000 }).toBe(true);
+    expect(await focused(page)).toMatch(/Removed "this app"/);
+    expect(await page.getByTestId('trusted-key').count()).toBe(0);
+    // The key's own notice ("Trusted this app's key") no longer holds, so it is gone.
+    expect(await page.getByTestId('own-key-notice').count()).toBe(0);
+    await shot('signing-removed-keyboard');
+  });
+
+  test('keyboard only: an official bundle export sends the focus to its notice, a refused one to the folder field', async () => {
+    await page.evaluate(`window.location.hash = '#/trials/${fx.trialA}'`);
+    await h1(fx.modelA);
+    const folder = '[data-testid="bundle-export"] [data-field="outDir"] input';
+    await tabTo(page, folder, { limit: 300 });
+    await page.keyboard.type(join(dir, 'keyboard-bundle'));
+    await page.keyboard.press('Enter');
+    const written = '[data-testid="bundle-notice"]';
+    await expect.poll(() => isFocused(written), { timeout: 120_000 }).toBe(true);
+    expect(await focused(page)).toMatch(/^div\.notice\.ok "Wrote/);
+    await page.locator(written).scrollIntoViewIfNeeded();
+    await shot('bundle-written-keyboard');
+    // The same folder again is refused (never overwritten): the focus goes back to the folder field.
+    await tabTo(page, folder, { back: true });
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="bundle-export"] .field.invalid[data-field="outDir"]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => isFocused(folder), { timeout: 10_000 }).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -30,13 +30,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help}: ${v.targets.join(' | ')}`);
 }
 
-/** Presses Tab (Shift+Tab when `back`) until the focused element matches `selector`, at most `limit` times; fails naming the last focus. */
-export async function tabTo(page: Page, selector: string, { back = false, limit = 120 }: { back?: boolean; limit?: number } = {}): Promise<void> {
+/**
+ * Presses Tab (Shift+Tab when `back`) until the focused element matches
+ * `selector` (and, given `text`, its text content matches that too), at most
+ * `limit` times; fails naming the last focus.
+ */
+export async function tabTo(page: Page, selector: string, { back = false, limit = 120, text }: { back?: boolean; limit?: number; text?: RegExp } = {}): Promise<void> {
+  const probe = `(() => { const e = document.activeElement; return !!e && e.matches(${JSON.stringify(selector)}) && ${text === undefined ? 'true' : `${text.toString()}.test(e.textContent || '')`}; })()`;
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    if ((await page.evaluate(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`)) === true) return;
+    if ((await page.evaluate(probe)) === true) return;
   }
-  throw new Error(`${limit} presses of Tab did not reach ${selector}; focus is on ${await focused(page)}`);
+  throw new Error(`${limit} presses of Tab did not reach ${selector}${text === undefined ? '' : ` with text ${text}`}; focus is on ${await focused(page)}`);
 }
 
 /** The focused element, as a short description for messages and checks. */

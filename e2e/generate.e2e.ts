@@ -7,50 +7,33 @@
  * configuration and seed (the same suite hash).
  */
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumMissing, launchChromium } from './browser.js';
 import { emberbench } from './cli.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const BATCH_SEED = '42';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`generate e2e skipped: ${missing}`);
+const missing = skipReason('generate');
 
 describe.skipIf(missing !== null)('Generate view in browser mode', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
   const family = (kind: string) => page.locator(`tr[data-family="${kind}"]`);
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-generate-'));
-    server = await startServe(join(dir, 'archive.sqlite'));
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      // A refused call shows in the view; anything else on the console is a bug.
-      if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) pageErrors.push(m.text());
-    });
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    // A refused call shows in the view (the browser logs its 4xx); anything else on the console is a bug.
+    session = await openSession({ prefix: 'ember-e2e-generate-', context: { viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' }, expectedConsole: /status of 4\d\d/ });
+    ({ dir, pageErrors } = session);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('the form starts from the default configuration and is cut down to two small families', async () => {
     await page.keyboard.press('Alt+8');
@@ -113,6 +96,8 @@ describe.skipIf(missing !== null)('Generate view in browser mode', () => {
     await page.getByRole('button', { name: 'Freeze batch' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'frozen' });
     await expect.poll(() => notice.textContent(), { timeout: 60_000 }).toContain(`Batch ${batchId} frozen as suite e2e-generated`);
+    // The focus follows the action to its notice (the Freeze button stays, but the news is below it).
+    expect(await page.evaluate('document.activeElement?.getAttribute("data-testid")')).toBe('frozen-notice');
     await shot('generate-frozen');
 
     // The same batch from the CLI has the same suite hash.

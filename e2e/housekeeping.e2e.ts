@@ -6,28 +6,22 @@
  * other trial stays, `archive check` passes afterwards).
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
 import { emberbench } from './cli.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { ROOT } from './server.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
 const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`housekeeping e2e skipped: ${missing}`);
+const missing = skipReason('housekeeping');
 
 describe.skipIf(missing !== null)('trial housekeeping in browser mode', () => {
-  let dir: string;
+  let session: AppSession | undefined;
   let archive: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   async function openTrial(model: string): Promise<void> {
@@ -37,25 +31,24 @@ describe.skipIf(missing !== null)('trial housekeeping in browser mode', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-hk-'));
-    archive = join(dir, 'archive.sqlite');
-    const manifest = join(dir, 'manifest.json');
-    await emberbench('evaluation', 'manifest', '--suite', SUITE, '--seed', '2', '--out', manifest);
-    for (const model of ['hk-kept', 'hk-deleted']) {
-      await emberbench('evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', model, '--agent', 'builtin:nearest-exit-greedy-v1', '--out', join(dir, `${model}.json`));
-    }
-    await emberbench('archive', 'import', join(dir, 'hk-kept.json'), join(dir, 'hk-deleted.json'), '--archive', archive);
-    server = await startServe(archive);
-    browser = await launchChromium();
-    page = await openAppPage(browser, server.url, pageErrors);
+    session = await openSession({
+      prefix: 'ember-e2e-hk-',
+      prepare: async (folder) => {
+        const stored = join(folder, 'archive.sqlite');
+        const manifest = join(folder, 'manifest.json');
+        await emberbench('evaluation', 'manifest', '--suite', SUITE, '--seed', '2', '--out', manifest);
+        for (const model of ['hk-kept', 'hk-deleted']) {
+          await emberbench('evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', model, '--agent', 'builtin:nearest-exit-greedy-v1', '--out', join(folder, `${model}.json`));
+        }
+        await emberbench('archive', 'import', join(folder, 'hk-kept.json'), join(folder, 'hk-deleted.json'), '--archive', stored);
+        return stored;
+      },
+    });
+    ({ archive, pageErrors } = session);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('edits a label, tags and notes; they survive a reload and filter the Trials table', async () => {
     await openTrial('hk-kept');

@@ -9,65 +9,47 @@
  * archive does not hold.
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumMissing, launchChromium } from './browser.js';
-import { apiOf, fillArchive, type ReviewFixture } from './review-setup.js';
-import { freePort, ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, type ReviewFixture } from './review-setup.js';
+import { freePort } from './server.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
-const missing = chromiumMissing();
-if (missing !== null) console.log(`links e2e skipped: ${missing}`);
+const missing = skipReason('links');
 
 describe.skipIf(missing !== null)('links in browser mode', () => {
-  let dir: string;
-  let archive: string;
-  let env: NodeJS.ProcessEnv;
+  let session: AppSession | undefined;
   let port: number;
-  let server: ServeProcess | null = null;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let fx: ReviewFixture;
   let copied = '';
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
+  /** The running server (the tests stop it and start it again). */
+  const server = () => session!.server;
 
   const heading = (p: Page, text: string | RegExp) => p.locator('main h1', { hasText: text }).waitFor();
   const hashOf = (p: Page) => new URL(p.url()).hash;
-
-  async function newPage(c: BrowserContext): Promise<Page> {
-    const p = await c.newPage();
-    p.on('pageerror', (e) => pageErrors.push(e.message));
-    return p;
-  }
+  const newPage = async (c: BrowserContext): Promise<Page> => session!.watch(await c.newPage());
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-links-'));
-    archive = join(dir, 'archive.sqlite');
-    env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') };
+    // A fixed port and the token kept in a test data folder: the same address works after a restart.
     port = await freePort();
-    server = await startServe(archive, 60_000, env, port);
-    fx = await fillArchive(apiOf(server), [
+    // Calls refused while the server is stopped log console errors: the banner is what this file checks.
+    session = await openSession({ prefix: 'ember-links-', ownDataFolder: true, port, context: { viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' }, expectedConsole: 'none' });
+    ({ browser, pageErrors } = session);
+    fx = await fillArchive(session.api, [
       ['e2e-links-shortest-path', 'static-shortest-path-v1'],
       ['e2e-links-congestion-aware', 'congestion-aware-v1'],
     ]);
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    page = await newPage(context);
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    page = await session.openPage();
+    context = session.context;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server()!.origin });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('a trial opened from the table has an address; Copy link copies it, without the token', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();
@@ -81,7 +63,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
     copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied).toBe(page.url());
     expect(copied).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/s/[0-9a-f]{32}/#/trials/${fx.trialA}$`));
-    expect(copied).not.toContain(new URL(server!.url).searchParams.get('token')!);
+    expect(copied).not.toContain(new URL(server()!.url).searchParams.get('token')!);
     await page.screenshot({ path: join(SHOTS, 'links-trial.png') });
   });
 
@@ -101,8 +83,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
   });
 
   test('a stopped server: the banner says to start serve again and open its address, not to reload', async () => {
-    await server!.stop();
-    server = null;
+    await session!.stopServe();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();
     await heading(page, 'Trials');
     const banner = page.getByRole('alert').filter({ hasText: 'does not answer' });
@@ -114,7 +95,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
   });
 
   test('after a restart on the same port, the copied link opens the same trial in a new page', async () => {
-    server = await startServe(archive, 60_000, env, port);
+    await session!.startServe();
     const again = await newPage(context);
     await again.goto(copied);
     await heading(again, fx.modelA);
@@ -131,7 +112,7 @@ describe.skipIf(missing !== null)('links in browser mode', () => {
       const refused = await p.goto(copied);
       expect(refused?.status()).toBe(401);
       // ...and the printed address carries the route through its redirect.
-      await p.goto(`${server!.url}${new URL(copied).hash}`);
+      await p.goto(`${server()!.url}${new URL(copied).hash}`);
       await heading(p, fx.modelA);
       expect(p.url()).toBe(copied);
     } finally {

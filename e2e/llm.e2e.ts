@@ -9,23 +9,19 @@
  * searched for in every byte the archive folder holds.
  */
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plannerScript, startScriptedServer, type ScriptedServer } from '../test/llm/scripted-server.js';
-import { chromiumMissing, launchChromium } from './browser.js';
-import { apiOf, must } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { must } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const KEY_ENV = 'EMBER_E2E_LLM_KEY';
 const KEY = 'sk-e2e-SECRET-00112233445566778899';
 const MODEL = 'scripted-planner';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`language-model e2e skipped: ${missing}`);
+const missing = skipReason('language-model');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -35,18 +31,16 @@ function filesUnder(dir: string): string[] {
 }
 
 describe.skipIf(missing !== null)('a language model from the Run view', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let server: ServeProcess | null = null;
   let endpoint: ScriptedServer;
-  let browser: Browser;
   let page: Page;
   let packId: string;
-  const pageErrors: string[] = [];
+  let openedTrial = 0;
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-llm-'));
     // A little latency per answer, so the run lasts long enough to watch its counter.
     const planner = plannerScript('X0');
     endpoint = await startScriptedServer(async (request) => {
@@ -55,30 +49,21 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     });
     // `emberbench serve` inherits this process's environment: the key is only ever there.
     process.env[KEY_ENV] = KEY;
-    server = await startServe(join(dir, 'archive.sqlite'));
-    const api = apiOf(server);
+    session = await openSession({ prefix: 'ember-e2e-llm-', context: { viewport: { width: 1360, height: 1000 }, reducedMotion: 'reduce' } });
+    ({ dir, pageErrors } = session);
+    const api = session.api;
     const suites = must(await api['suites.list']({}), 'suites');
     const manifest = must(await api['manifests.create']({ suiteHash: suites[0]!.suiteHash, seeds: ['0'] }), 'manifest');
     packId = must(await api['packs.build']({ manifestHash: manifest.manifestHash }), 'pack').packId;
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    page = await session.openPage();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Run/ }).click();
     await page.locator('main h1', { hasText: 'Run' }).waitFor();
   });
 
   afterAll(async () => {
     delete process.env[KEY_ENV];
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     await endpoint?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('the adapter settings are form fields; a setting the services refuse is marked on its field', async () => {
@@ -130,6 +115,7 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     await ended.first().scrollIntoViewIfNeeded();
     await shot('llm-three-trials');
 
+    openedTrial = Number(await ended.first().getAttribute('data-trial'));
     await ended.first().getByRole('button', { name: 'Open trial' }).click();
     const record = page.locator('.card', { has: page.getByRole('heading', { name: 'Operational record' }) });
     await record.waitFor({ timeout: 60_000 });
@@ -160,6 +146,47 @@ describe.skipIf(missing !== null)('a language model from the Run view', () => {
     expect(await calls.nth(1).locator('pre.transcript-text').last().textContent()).toBe('{"targets":{"*":"X0"}}');
     await panel.scrollIntoViewIfNeeded();
     await shot('llm-replay-transcript');
+  });
+
+  test('a trial of the run shows "trial k of 3", the combined score, and links to the model\'s history', async () => {
+    await page.evaluate(`window.location.hash = '#/trials/${openedTrial}'`);
+    await page.locator('main h1', { hasText: MODEL }).waitFor();
+    const card = page.getByTestId('series-card');
+    await card.waitFor({ timeout: 60_000 });
+    expect(await card.getByRole('heading').textContent()).toMatch(/^Trial [123] of 3 of this run$/);
+    expect(await card.textContent()).toMatch(/Combined score\d+(\.\d)?\/ 100 points, 3 trials/);
+    expect(await card.getByTestId('series-interval').textContent()).toMatch(/^95% interval \[\d+(\.\d)?, \d+(\.\d)?\]$/);
+    expect(await card.locator('[aria-current="page"]').textContent()).toBe(`Trial ${openedTrial} (this page)`);
+    expect(await card.getByRole('button', { name: /^Trial \d+$/ }).count()).toBe(2);
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: join(SHOTS, 'llm-series-card.png') });
+    await shot('llm-trial-series');
+
+    await page.getByTestId('model-history-link').click();
+    await page.locator('main h1', { hasText: 'Models' }).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/models?model=${MODEL}`);
+    const history = page.getByTestId('model-history');
+    expect(await history.getByRole('heading', { level: 2 }).textContent()).toBe(`History of ${MODEL}`);
+    await expect.poll(() => history.textContent(), { timeout: 30_000 }).toContain('3 scored trials');
+    await page.goBack();
+    await page.locator('main h1', { hasText: MODEL }).waitFor();
+    // A model this archive does not hold is said so, not silently swapped for another.
+    await page.evaluate(`window.location.hash = '#/models?model=no-such-model'`);
+    await page.getByTestId('model-unknown').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('model-unknown').textContent()).toContain('no trial of a model named no-such-model');
+    await page.goBack();
+    await page.locator('main h1', { hasText: MODEL }).waitFor();
+  });
+
+  test('the Trials table\'s default columns fit a 1360 px window: no sideways scroll bar', async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();
+    await page.locator('main h1', { hasText: 'Trials' }).waitFor();
+    const table = page.locator('.vtable').first();
+    await table.locator('.vbody [role="row"]').first().waitFor({ timeout: 30_000 });
+    expect(page.viewportSize()?.width).toBe(1360);
+    const [scrollWidth, clientWidth] = await table.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(scrollWidth, `the table is ${scrollWidth} px wide in a box of ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
+    await shot('llm-trials-1360');
   });
 
   test('the API key is in no file of the archive folder, and no page error happened', () => {

@@ -8,10 +8,8 @@
  * against the run record the server holds. axe on each, screenshots.
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeRecordFrames } from '../src/core/replay/record-frames.js';
 import { observationAt, personStepAt } from '../src/core/replay/step-observation.js';
@@ -19,33 +17,26 @@ import { parseRecordText } from '../src/core/sim/record-codec.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import type { WorkbenchApi } from '../src/shared/api/client.js';
 import { axeViolations, tabTo } from './axe.js';
-import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
-import { apiOf, fillArchive, must, waitForTrial, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, must, waitForTrial, type ReviewFixture } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const MODEL_C = 'e2e-nearest-exit';
-const missing = chromiumMissing();
-if (missing !== null) console.log(`models e2e skipped: ${missing}`);
+const missing = skipReason('models');
 
 describe.skipIf(missing !== null)('models: history chart, several models, step view', () => {
-  let dir: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
+  let session: AppSession | undefined;
   let page: Page;
   let api: WorkbenchApi;
   let fx: ReviewFixture;
   let trialC: number;
   let secondA: number;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `models-${name}.png`), fullPage: true });
   const h1 = (text: string) => page.locator('main h1', { hasText: text }).waitFor({ timeout: 60_000 });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-models-e2e-'));
-    server = await startServe(join(dir, 'archive.sqlite'));
-    api = apiOf(server);
+    session = await openSession({ prefix: 'ember-models-e2e-' });
+    ({ api, pageErrors } = session);
     fx = await fillArchive(api, [
       ['e2e-static-shortest-path', 'static-shortest-path-v1'],
       ['e2e-congestion-aware', 'congestion-aware-v1'],
@@ -60,15 +51,10 @@ describe.skipIf(missing !== null)('models: history chart, several models, step v
     trialC = await run(MODEL_C, 'nearest-exit-greedy-v1');
     // A second trial of model A, with another agent's moves: its history has two different points.
     secondA = await run(fx.modelA, 'nearest-exit-greedy-v1');
-    browser = await launchChromium();
-    page = await openAppPage(browser, server.url, pageErrors);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test("the history chart shows a model's trials in time order and each point opens its trial from the keyboard", async () => {
     await page.keyboard.press('Alt+0');

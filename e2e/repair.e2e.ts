@@ -5,56 +5,49 @@
  * repair the export works and its result is the CLI's, byte for byte.
  */
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cutStoredResult } from '../test/archive/damage.js';
-import { chromiumMissing, launchChromium } from './browser.js';
 import { emberbench } from './cli.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { ROOT } from './server.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
 const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const MODEL = 'e2e-damaged';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`repair e2e skipped: ${missing}`);
+const missing = skipReason('repair');
 
 describe.skipIf(missing !== null)('a damaged trial in browser mode', () => {
+  let session: AppSession | undefined;
   let dir: string;
   let result: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-repair-'));
-    const archive = join(dir, 'archive.sqlite');
-    const manifest = join(dir, 'manifest.json');
-    result = join(dir, 'result.json');
-    await emberbench('evaluation', 'manifest', '--suite', SUITE, '--seed', '0', '--out', manifest);
-    await emberbench('evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', MODEL, '--agent', 'builtin:static-shortest-path-v1', '--out', result);
-    await emberbench('archive', 'import', result, '--archive', archive);
-    const cut = cutStoredResult(archive, 1);
-    expect(cut.after).toBeLessThan(cut.before);
-    server = await startServe(archive);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
+    session = await openSession({
+      prefix: 'ember-e2e-repair-',
+      context: { viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' },
+      expectedConsole: 'none',
+      prepare: async (folder) => {
+        const archive = join(folder, 'archive.sqlite');
+        const manifest = join(folder, 'manifest.json');
+        result = join(folder, 'result.json');
+        await emberbench('evaluation', 'manifest', '--suite', SUITE, '--seed', '0', '--out', manifest);
+        await emberbench('evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', MODEL, '--agent', 'builtin:static-shortest-path-v1', '--out', result);
+        await emberbench('archive', 'import', result, '--archive', archive);
+        const cut = cutStoredResult(archive, 1);
+        expect(cut.after).toBeLessThan(cut.before);
+        return archive;
+      },
+    });
+    ({ dir, pageErrors } = session);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('the trial page marks it damaged; Repair restores it and the export is the CLI result', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();

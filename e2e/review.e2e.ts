@@ -9,8 +9,7 @@
  * opened from disk with the network off.
  */
 
-import { mkdtempSync, readFileSync, rmSync, mkdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -20,15 +19,12 @@ import type { ComparisonArtifact } from '../src/core/scoring/compare.js';
 import { parseRecordText } from '../src/core/sim/record-codec.js';
 import { parseScenarioText } from '../src/core/world/scenario.js';
 import type { WorkbenchApi } from '../src/shared/api/client.js';
-import { chromiumMissing, launchChromium } from './browser.js';
 import { emberbench } from './cli.js';
-import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, must, type ReviewFixture } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const LARGE_HALL = 9;
-const missing = chromiumMissing();
-if (missing !== null) console.log(`review e2e skipped: ${missing}`);
+const missing = skipReason('review');
 
 /** One episode as the test knows it: the record decoded by the core library, and the grid. */
 async function episodeFrames(api: WorkbenchApi, trialId: number, index: number): Promise<{ frames: RecordFrames; cols: number; rows: number }> {
@@ -64,44 +60,30 @@ async function pixels(page: Page, png: Buffer, points: readonly { x: number; y: 
 const fiery = ([r, g, b]: number[]) => r! > 130 && r! > g! + 60 && r! > b! + 80;
 
 describe.skipIf(missing !== null)('review views in browser mode', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let server: ServeProcess | null = null;
   let browser: Browser;
   let page: Page;
   let api: WorkbenchApi;
   let fx: ReviewFixture;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   /** Scripts of the Web Workers the page started (the replay authenticates records in one). */
   const workers: string[] = [];
   const shot = (name: string, target: Page | Locator = page) => target.screenshot({ path: join(SHOTS, `${name}.png`) });
   const clock = (scope: Page | Locator = page) => scope.getByTestId('replay-clock').first().textContent();
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-review-e2e-'));
-    server = await startServe(join(dir, 'archive.sqlite'));
-    api = apiOf(server);
+    session = await openSession({ prefix: 'ember-review-e2e-', context: { viewport: { width: 1360, height: 1000 }, acceptDownloads: true } });
+    ({ dir, api, browser, pageErrors } = session);
     fx = await fillArchive(api, [
       ['e2e-static-shortest-path', 'static-shortest-path-v1'],
       ['e2e-congestion-aware', 'congestion-aware-v1'],
     ], ['e2e-unofficial-fire-aware', 'fire-aware-shortest-path-v1']);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page = await session.openPage();
     page.on('worker', (w) => workers.push(w.url()));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(server.url);
-    await page.locator('main h1').waitFor();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('opens a replay from the episode table, plays, pauses, scrubs to the end: the counts are the record outcome', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Trials/ }).click();

@@ -7,53 +7,40 @@
  * with that key required.
  */
 
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { WorkbenchApi } from '../src/shared/api/client.js';
-import { chromiumMissing, launchChromium, openAppPage } from './browser.js';
 import { emberbench } from './cli.js';
-import { apiOf, fillArchive, must, type ReviewFixture } from './review-setup.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { fillArchive, must, type ReviewFixture } from './review-setup.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const SIGNED_AT = '2026-12-02T09:30:00Z';
-const missing = chromiumMissing();
-if (missing !== null) console.log(`signing e2e skipped: ${missing}`);
+const missing = skipReason('signing');
 
 describe.skipIf(missing !== null)('signing in browser mode', () => {
+  let session: AppSession | undefined;
   let dir: string;
   let dataDir: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
   let page: Page;
   let api: WorkbenchApi;
   let fx: ReviewFixture;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-signing-e2e-'));
     // The app's data folder (XDG_CONFIG_HOME/EMBER Workbench), kept apart from the archive's folder.
+    session = await openSession({ prefix: 'ember-signing-e2e-', ownDataFolder: true });
+    ({ dir, api, pageErrors } = session);
     dataDir = join(dir, 'config', 'EMBER Workbench');
-    mkdirSync(dataDir, { recursive: true });
-    server = await startServe(join(dir, 'archive.sqlite'), 60_000, { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') });
-    api = apiOf(server);
     fx = await fillArchive(api, [
       ['e2e-signed-static', 'static-shortest-path-v1'],
       ['e2e-signed-congestion', 'congestion-aware-v1'],
     ]);
-    browser = await launchChromium();
-    page = await openAppPage(browser, server.url, pageErrors);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('creates a key (0600, in the data folder, never shown) and trusts it', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Signing keys/ }).click();

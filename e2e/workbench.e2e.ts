@@ -7,43 +7,26 @@
  * found again after the server restarts on the same archive.
  */
 
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumMissing, launchChromium } from './browser.js';
 import { emberbench, headlineOf } from './cli.js';
-import { ROOT, startServe, type ServeProcess } from './server.js';
+import { ROOT } from './server.js';
+import { openSession, SHOTS, skipReason, type AppSession } from './session.js';
 
 const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
-const SHOTS = join(ROOT, 'e2e', 'screenshots');
 const UI_MODEL = 'e2e-ui-congestion-aware';
 const CLI_MODEL = 'e2e-cli-fire-aware';
 const RESUMED_MODEL = 'e2e-cancelled-then-resumed';
 
-const missing = chromiumMissing();
-if (missing !== null) console.log(`workbench e2e skipped: ${missing}`);
+const missing = skipReason('workbench');
 
 describe.skipIf(missing !== null)('workbench in browser mode', () => {
+  let session: AppSession | undefined;
   let dir: string;
-  let archive: string;
-  let server: ServeProcess | null = null;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
-
-  async function openApp(): Promise<void> {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      // A CSP violation or a failed call is a bug this suite must surface.
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(server!.url);
-    await page.locator('main h1').waitFor();
-  }
+  let pageErrors: string[] = [];
 
   async function view(name: string): Promise<void> {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
@@ -53,19 +36,13 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'ember-e2e-'));
-    archive = join(dir, 'archive.sqlite');
-    server = await startServe(archive);
-    browser = await launchChromium();
-    await openApp();
+    // A CSP violation or a failed call logged on the console is a bug this suite must surface (the session collects them).
+    session = await openSession({ prefix: 'ember-e2e-', context: { viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' } });
+    ({ dir, pageErrors } = session);
+    page = await session.openPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   test('creates a manifest of seed 0 in the Manifests view (seed values never shown)', async () => {
     await view('Manifests');
@@ -234,9 +211,9 @@ describe.skipIf(missing !== null)('workbench in browser mode', () => {
 
   test('finds both trials again after the server restarts on the same archive', async () => {
     await page.context().close();
-    expect(await server!.stop()).toBe(0);
-    server = await startServe(archive);
-    await openApp();
+    expect(await session!.stopServe()).toBe(0);
+    await session!.startServe();
+    page = await session!.openPage();
     await view('Trials');
     await expect.poll(() => page.locator('.vbody').textContent(), { timeout: 30_000 }).toContain(UI_MODEL);
     expect(await page.locator('.vbody').textContent()).toContain(CLI_MODEL);

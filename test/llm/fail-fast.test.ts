@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, cliArgv } from '../cli/run-cli.js';
 import { plannerConfig, plannerScript, startScriptedServer } from './scripted-server.js';
+import { SMALL_SUITE } from './small-suite.js';
 import { parseOperationalRecordText } from '../../src/core/scoring/operational.js';
 import { readFileSync } from 'node:fs';
 
-const SUITE = join(ROOT, 'scenarios', 'public', 'v1');
+const SUITE = SMALL_SUITE;
 const KEY = 'sk-failfast-SECRET-0123456789';
 const ENV = { ...process.env, EMBER_FAILFAST_KEY: KEY };
 
@@ -108,14 +109,14 @@ describe('evaluation run --trials K: progress on stderr', () => {
       const run = await cli(['evaluation', 'run', '--suite', SUITE, '--manifest', manifest, '--model-id', 'm', '--agent', 'builtin:openai-chat', '--agent-config', config, '--trials', '2', '--out', out]);
       expect(run.status, run.stderr).toBe(0);
       const lines = run.stderr.split('\n').filter((l) => l.includes('episode '));
-      expect(lines).toHaveLength(20);
-      expect(lines[0]).toMatch(/^trial 1 of 2: episode 1\/10 done .*; this trial: \d+ calls, \d+ input \+ \d+ output tokens, cost [0-9.]+ USD; run total: /);
-      expect(lines[19]).toMatch(/^trial 2 of 2: episode 10\/10 /);
+      expect(lines).toHaveLength(6);
+      expect(lines[0]).toMatch(/^trial 1 of 2: episode 1\/3 done .*; this trial: \d+ calls, \d+ input \+ \d+ output tokens, cost [0-9.]+ USD; run total: /);
+      expect(lines[5]).toMatch(/^trial 2 of 2: episode 3\/3 /);
       const records = [1, 2].map((k) => parseOperationalRecordText(readFileSync(join(dir, `progress.t${k}.operational.json`), 'utf8'), `t${k}`));
       const input = records[0]!.input_tokens + records[1]!.input_tokens;
       const output = records[0]!.output_tokens + records[1]!.output_tokens;
-      expect(lines[19]).toContain(`run total: ${server.requests.length} calls, ${input} input + ${output} output tokens`);
-      expect(lines[19]).toContain(`this trial: `);
+      expect(lines[5]).toContain(`run total: ${server.requests.length} calls, ${input} input + ${output} output tokens`);
+      expect(lines[5]).toContain(`this trial: `);
       expect(run.stderr).toContain('trial 2 of 2\n');
     } finally {
       await server.close();

@@ -10,6 +10,7 @@ import { readOperationalRecord } from '../../src/core/scoring/operational.js';
 import { Rational } from '../../src/core/stats/rational.js';
 import type { RunProgressEvent } from '../../src/shared/api/contract.js';
 import { openServices, tempDir } from '../archive/helpers.js';
+import { smallManifest } from './small-suite.js';
 import { answer, plannerConfig, startScriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const KEY_ENV = 'EMBER_KTRIAL_TEST_KEY';
@@ -60,8 +61,7 @@ describe('a run of K trials from the app', () => {
     const h = await openServices(join(tmp.dir, 'archive.sqlite'));
     try {
       const { handlers } = h.services;
-      const [suite] = await handlers['suites.list']({});
-      const manifest = await handlers['manifests.create']({ suiteHash: suite!.suiteHash, seeds: ['0'] });
+      const manifest = await smallManifest(handlers);
       const agent = { kind: 'openai-chat' as const, config: plannerConfig(server.baseUrl, KEY_ENV), maxConnections: 8 };
       const { trialId: first } = await handlers['runs.start']({ manifestHash: manifest.manifestHash, packDigest: null, agent, modelId: 'k-model', jobs: 1, actTimeoutMs: 30_000, continueOnFailure: true, trials: 2 });
       const ends = [await h.ended(first), await h.ended(first + 1)];
@@ -119,8 +119,7 @@ describe('a run of K trials from the app', () => {
     const h = await openServices(join(tmp.dir, 'wrong-key', 'archive.sqlite'));
     try {
       const { handlers } = h.services;
-      const [suite] = await handlers['suites.list']({});
-      const manifest = await handlers['manifests.create']({ suiteHash: suite!.suiteHash, seeds: ['0'] });
+      const manifest = await smallManifest(handlers);
       const agent = { kind: 'openai-chat' as const, config: plannerConfig(refusing.baseUrl, KEY_ENV), maxConnections: 1 };
       const { trialId } = await handlers['runs.start']({ manifestHash: manifest.manifestHash, packDigest: null, agent, modelId: 'wrong-key', jobs: 1, actTimeoutMs: 30_000, continueOnFailure: true, trials: 3 });
       const end = await h.ended(trialId);

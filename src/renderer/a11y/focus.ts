@@ -41,3 +41,27 @@ export function useFocusOnError(error: ApiError | null, scope: RefObject<HTMLEle
     errorTarget(scope.current, error)?.focus();
   }, [error, scope]);
 }
+
+/**
+ * For forms that mark their controls with aria-invalid themselves (not only
+ * through Field's data-field, such as the Generate view's family table, whose
+ * error field is a path into a JSON text): the first visible control marked
+ * invalid, else what errorTarget finds. A control inside a closed <details>
+ * cannot take the focus, so it is passed over.
+ */
+export function invalidTarget(scope: HTMLElement, error: ApiError): HTMLElement | null {
+  for (const el of scope.querySelectorAll<HTMLElement>('input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"]')) {
+    if (el.closest('details:not([open])') === null) return el;
+  }
+  const named = errorTarget(scope, error);
+  if (named !== null && named.closest('details:not([open])') === null) return named;
+  return scope.querySelector<HTMLElement>('[role="alert"]');
+}
+
+/** useFocusOnError for such forms: the first invalid control, else the field the error names, else the message. */
+export function useFocusOnInvalid(error: ApiError | null, scope: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    if (error === null || scope.current === null) return;
+    invalidTarget(scope.current, error)?.focus();
+  }, [error, scope]);
+}

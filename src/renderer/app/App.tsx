@@ -119,6 +119,6 @@ function renderView(location: Location, go: Navigate, defaultJobs: number | null
     case 'signing':
       return <SigningView />;
     case 'models':
-      return <ModelsView go={go} />;
+      return <ModelsView key={location.model ?? ''} model={location.model} go={go} />;
   }
 }

@@ -14,6 +14,8 @@ const places: Location[] = [
   { view: 'trial', trialId: 7 },
   { view: 'replay', trialId: 7, index: 0 },
   { view: 'replay', trialId: 7, index: 29, step: 140 },
+  { view: 'models', model: 'gpt-4o-mini' },
+  { view: 'models', model: 'lab/model a&b?=#' },
 ];
 
 describe('router', () => {
@@ -28,6 +30,7 @@ describe('router', () => {
     expect(hashOf({ view: 'compare', a: [12, 13], b: [14], episode: 3 })).toBe('#/compare?a=12,13&b=14&episode=3');
     expect(hashOf({ view: 'trials' })).toBe('#/trials');
     expect(locationOf('#/overview')).toEqual({ view: 'overview' });
+    expect(hashOf({ view: 'models', model: 'scripted planner' })).toBe('#/models?model=scripted+planner');
   });
 
   test('no address at all leaves the start to the caller', () => {
@@ -49,6 +52,8 @@ describe('router', () => {
     '#/compare?a=1,x&b=2',
     '#/compare?a=1&b=2&episode=one',
     '#/run/extra',
+    '#/models?model=',
+    '#/models?other=1',
     'trials/3',
     '#trials/3',
   ])('%s is a not-found place', (hash) => {

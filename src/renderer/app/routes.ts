@@ -11,6 +11,7 @@
  *   #/trials/12/episodes/3     the replay of episode 3 of trial 12
  *   #/trials/12/episodes/3?step=40   ... at step 40
  *   #/compare?a=12,13&b=14&episode=3   a comparison, with the episode replayed
+ *   #/models?model=gpt-x       the Models view showing that model's history
  * Anything else is a not-found place that names what was asked for.
  */
 
@@ -57,8 +58,9 @@ export function hashOf(location: Location): string {
     case 'leaderboard':
     case 'generate':
     case 'signing':
-    case 'models':
       return `#/${location.view}`;
+    case 'models':
+      return location.model === undefined ? '#/models' : `#/models?${new URLSearchParams({ model: location.model }).toString()}`;
   }
 }
 
@@ -91,6 +93,11 @@ export function locationOf(hash: string): Location | null {
     const episode = episodeText === null ? undefined : index(episodeText);
     if (a === null || b === null || episode === null) return notFound;
     return episode === undefined ? { view: 'compare', a, b } : { view: 'compare', a, b, episode };
+  }
+  if (head === 'models') {
+    const model = query.get('model');
+    if (model === null) return queryText === '' ? { view: 'models' } : notFound;
+    return model === '' ? notFound : { view: 'models', model };
   }
   return isViewId(head) ? { view: head } : notFound;
 }

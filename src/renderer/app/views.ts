@@ -17,7 +17,8 @@ export type ViewId = (typeof VIEWS)[number]['id'];
 
 /** Where the app is: a view, one trial's page, a replay, a comparison, or an address that names nothing (routes.ts gives each its URL). */
 export type Location =
-  | { readonly view: Exclude<ViewId, 'compare'> }
+  | { readonly view: Exclude<ViewId, 'compare' | 'models'> }
+  | { readonly view: 'models'; readonly model?: string }
   | { readonly view: 'compare'; readonly a?: readonly number[]; readonly b?: readonly number[]; readonly episode?: number }
   | { readonly view: 'trial'; readonly trialId: number }
   | { readonly view: 'replay'; readonly trialId: number; readonly index: number; readonly step?: number }

@@ -48,10 +48,7 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
     let scene: ReplayScene | null = null;
     let gone = false;
     let unsubscribe = () => {};
-    const observer = new ResizeObserver(() => {
-      scene?.resize(host.clientWidth, height);
-      markView();
-    });
+    const observer = new ResizeObserver(() => scene?.resize(host.clientWidth, height));
     ReplayScene.create(data, Math.max(200, host.clientWidth), height).then(
       (made) => {
         if (gone) {
@@ -64,6 +61,8 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         made.element.setAttribute('aria-hidden', 'true');
         made.element.dataset.testid = 'replay-canvas';
         host.appendChild(made.element);
+        // Every change of the view, from this box's keys and pointer or from outside (Fit map), is marked on the box.
+        made.onView = markView;
         observer.observe(host);
         made.selected = view.current.selected;
         made.follow = view.current.follow;
@@ -102,13 +101,12 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
       e.preventDefault();
       const rect = host.getBoundingClientRect();
       scene.zoomAt(e.clientX - rect.left, e.clientY - rect.top, Math.exp(-e.deltaY * 0.0015));
-      markView();
     };
     host.addEventListener('wheel', onWheel, { passive: false });
     return () => host.removeEventListener('wheel', onWheel);
   }, []);
 
-  /** The zoom and pan on the box (data-zoom, data-pan-x/y): what a test, or a bug report, can read. */
+  /** The zoom and pan on the box (data-zoom, data-pan-x/y, data-fitted): what a test, or a bug report, can read. */
   function markView(): void {
     const scene = sceneRef.current;
     const host = box.current;
@@ -117,6 +115,7 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
     host.dataset.zoom = v.scale.toFixed(4);
     host.dataset.panX = v.x.toFixed(1);
     host.dataset.panY = v.y.toFixed(1);
+    host.dataset.fitted = String(v.fitted);
   }
 
   function onKeyDown(e: KeyboardEvent) {
@@ -139,6 +138,7 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
     else if (e.key === 'Escape' && selected !== null) onPick(null);
     else return;
     e.preventDefault();
+    // Following a person moves the map in draw(), which does not report it: mark the view here too.
     markView();
   }
 
@@ -169,7 +169,6 @@ export function ReplayCanvas({ data, clock, options, selected, follow, onPick, o
         d.x = e.clientX;
         d.y = e.clientY;
         sceneRef.current?.panBy(dx, dy);
-        markView();
       }}
       onPointerUp={(e) => {
         const d = drag.current;

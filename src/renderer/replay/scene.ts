@@ -67,7 +67,14 @@ export class ReplayScene {
   selected: number | null = null;
   follow = false;
   /** The map is as fit() placed it (no zoom or pan since): a resize fits it again. */
-  private fitted = true;
+  private wholeMap = true;
+  /**
+   * Called after every change of the view (fit, zoom, pan, resize), whoever
+   * made it (a key, the wheel, a drag, the Fit map button), so what the page
+   * says about the view (ReplayCanvas's data-zoom, data-pan-x/y, data-fitted)
+   * never lags behind what is drawn.
+   */
+  onView: (() => void) | null = null;
   /** Milliseconds spent in the last draw (people update plus render submission). */
   lastDrawMs = 0;
 
@@ -127,10 +134,11 @@ export class ReplayScene {
     const old = this.size;
     this.renderer.resize(width, height);
     this.setBoxSize(width, height);
-    if (this.fitted) this.fit();
+    if (this.wholeMap) this.fit();
     else {
       this.world.position.set(this.world.position.x + (width - old.width) / 2, this.world.position.y + (height - old.height) / 2);
       this.draw(this.time);
+      this.onView?.();
     }
   }
 
@@ -147,9 +155,9 @@ export class ReplayScene {
     this.heatLayer.canvas.style.transform = transform;
   }
 
-  /** The world transform: scale (one cell is CELL * scale pixels) and the map's offset in the canvas. */
-  get view(): { scale: number; x: number; y: number } {
-    return { scale: this.world.scale.x, x: this.world.position.x, y: this.world.position.y };
+  /** The world transform: scale (one cell is CELL * scale pixels) and the map's offset in the canvas; `fitted` when the whole map is shown as fit() placed it. */
+  get view(): { scale: number; x: number; y: number; fitted: boolean } {
+    return { scale: this.world.scale.x, x: this.world.position.x, y: this.world.position.y, fitted: this.wholeMap };
   }
 
   /** Scales and centres the whole map in the canvas. */
@@ -159,8 +167,9 @@ export class ReplayScene {
     const scale = Math.min(width / (cols * CELL), height / (rows * CELL));
     this.world.scale.set(scale);
     this.world.position.set((width - cols * CELL * scale) / 2, (height - rows * CELL * scale) / 2);
-    this.fitted = true;
+    this.wholeMap = true;
     this.draw(this.time);
+    this.onView?.();
   }
 
   /** Zooms by `factor` around the canvas point (x, y). */
@@ -171,14 +180,16 @@ export class ReplayScene {
     const wy = (y - this.world.position.y) / old;
     this.world.scale.set(next);
     this.world.position.set(x - wx * next, y - wy * next);
-    this.fitted = false;
+    this.wholeMap = false;
     this.draw(this.time);
+    this.onView?.();
   }
 
   panBy(dx: number, dy: number): void {
     this.world.position.set(this.world.position.x + dx, this.world.position.y + dy);
-    this.fitted = false;
+    this.wholeMap = false;
     this.draw(this.time);
+    this.onView?.();
   }
 
   /** The person drawn nearest to the canvas point (x, y), within one cell, at the current time. */

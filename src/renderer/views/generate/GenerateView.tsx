@@ -7,9 +7,10 @@
  * field at fault and this view marks its control.
  */
 
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { SEED_ROLES, SUITE_VISIBILITIES } from '../../../core/world/suite.js';
 import type { Outputs } from '../../../shared/api/contract.js';
+import { useFocusOn, useFocusOnInvalid } from '../../a11y/focus.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
 import type { Navigate } from '../../app/navigate.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
@@ -64,6 +65,13 @@ export function GenerateView({ go }: { go: Navigate }) {
   const runPreview = () => void previewing.run(() => api['generated.preview']({ ...input, limit: PREVIEW_LIMIT })).then((p) => p !== null && setPreview(p));
   const runFreeze = () => void freezing.run(() => api['generated.create'](input)).then((f) => f !== null && setFrozen(f));
   const busy = previewing.busy || freezing.busy;
+  // After Preview the focus goes to the preview's heading, after Freeze to its notice, after a refusal to the control at fault.
+  const configCard = useRef<HTMLDivElement>(null);
+  const frozenNotice = useRef<HTMLDivElement>(null);
+  const previewHeading = useRef<HTMLHeadingElement>(null);
+  useFocusOn(preview, previewHeading);
+  useFocusOn(frozen, frozenNotice);
+  useFocusOnInvalid(error, configCard);
 
   return (
     <section className="view">
@@ -72,7 +80,7 @@ export function GenerateView({ go }: { go: Navigate }) {
         <p>Generate a batch of scenarios from a configuration and a batch seed, look at their maps, then freeze the batch into a suite you can make manifests of and evaluate.</p>
       </header>
       <ErrorMessage error={shipped.error} />
-      <div className="card">
+      <div className="card" ref={configCard}>
         <h2>Configuration</h2>
         {configText === null ? (
           shipped.error === null && <Busy label="Loading the default configuration…" />
@@ -122,7 +130,7 @@ export function GenerateView({ go }: { go: Navigate }) {
           </form>
         )}
         {frozen !== null && (
-          <div className="notice ok" role="status">
+          <div className="notice ok" role="status" tabIndex={-1} ref={frozenNotice} data-testid="frozen-notice">
             Batch <code>{frozen.batchId}</code> frozen as suite <strong>{frozen.suite.suiteId}</strong> (suite hash <code title={frozen.suite.suiteHash}>{shortHash(frozen.suite.suiteHash)}</code>, {count(frozen.suite.scenarioCount, 'scenario')}), listed as generated in{' '}
             <button type="button" className="link" onClick={() => go({ view: 'suites' })}>
               Suites and packs
@@ -134,17 +142,19 @@ export function GenerateView({ go }: { go: Navigate }) {
           </div>
         )}
       </div>
-      {preview !== null && <PreviewCard preview={preview} />}
+      {preview !== null && <PreviewCard preview={preview} heading={previewHeading} />}
     </section>
   );
 }
 
-function PreviewCard({ preview }: { preview: Preview }) {
+function PreviewCard({ preview, heading }: { preview: Preview; heading: RefObject<HTMLHeadingElement | null> }) {
   return (
     <div className="card" aria-label="Preview">
       <div className="card-head">
         <div>
-          <h2>Preview of batch {preview.batchId}</h2>
+          <h2 tabIndex={-1} ref={heading}>
+            Preview of batch {preview.batchId}
+          </h2>
           <span className="muted small">
             {count(preview.scenarioCount, 'scenario')} · configuration hash <code>{shortHash(preview.configHash)}</code>
             {preview.scenarios.length < preview.scenarioCount && ` · the first ${preview.scenarios.length} shown`}

@@ -167,9 +167,10 @@ function Several({ ticked, go }: { ticked: readonly string[]; go: Navigate }) {
   );
 }
 
-export function ModelsView({ go }: { go: Navigate }) {
+/** `model`: the model whose history to show, as the address named it (#/models?model=…, a trial page's link), else the one shown last. */
+export function ModelsView({ model: asked, go }: { model?: string; go: Navigate }) {
   const models = useQuery((a) => a['models.list']({}), 'models', TRIAL_OUTCOMES);
-  const [model, setModel] = useState<string | null>(remembered.model);
+  const [model, setModel] = useState<string | null>(asked ?? remembered.model);
   const [ticked, setTicked] = useState<string[]>(remembered.ticked);
   const list = models.data ?? [];
   const known = (id: string) => list.some((m) => m.modelId === id);
@@ -186,6 +187,11 @@ export function ModelsView({ go }: { go: Navigate }) {
         <p>Each model's scores over its trials, and several models compared at once with the leaderboard's paired outcomes.</p>
       </header>
       <ErrorMessage error={models.error} />
+      {asked !== undefined && models.data !== null && !known(asked) && (
+        <div className="notice bad" role="status" data-testid="model-unknown">
+          This archive holds no trial of a model named <strong>{asked}</strong> (deleted, or another archive): choose one below.
+        </div>
+      )}
       {models.data === null ? (
         models.error === null && <Busy label="Listing the models…" />
       ) : list.length === 0 ? (

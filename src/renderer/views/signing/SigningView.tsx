@@ -6,8 +6,9 @@
  * bundle or trial "signed by a trusted key" (docs/bundles.md).
  */
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SigningStatus } from '../../../shared/api/contract.js';
+import { useFocusOn, useFocusOnError } from '../../a11y/focus.js';
 import { useAction, useApi, useQuery } from '../../app/api-context.js';
 import { ErrorMessage } from '../../components/ErrorMessage.js';
 import { Field } from '../../components/Field.js';
@@ -17,18 +18,29 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
   const act = useAction<SigningStatus>();
   const [passphrase, setPassphrase] = useState('');
   const [replace, setReplace] = useState(false);
-  const done = (s: SigningStatus | null) => {
+  // What the last action did, said where the focus goes next (the button pressed may vanish or go disabled);
+  // shown while the status is the one that action left (a change in the trust list below retires it).
+  const [notice, setNotice] = useState<{ text: string; after: SigningStatus } | null>(null);
+  const card = useRef<HTMLDivElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useFocusOn(notice, noticeRef);
+  useFocusOnError(act.error, card);
+  const done = (what: string) => (s: SigningStatus | null) => {
     setPassphrase('');
-    if (s !== null) onChange(s);
+    if (s === null) return;
+    setReplace(false);
+    onChange(s);
+    setNotice({ text: what + (s.key === null ? '' : ` Fingerprint ${s.key.fingerprint}.`), after: s });
   };
   const pass = passphrase === '' ? {} : { passphrase };
   async function onImport(file: File) {
+    setNotice(null);
     const text = await file.text();
-    done(await act.run(() => api['signing.importKey']({ text, ...pass, replace })));
+    done(`Imported the key from ${file.name}.`)(await act.run(() => api['signing.importKey']({ text, ...pass, replace })));
   }
   const key = status.key;
   return (
-    <div className="card form" data-testid="own-key">
+    <div className="card form" data-testid="own-key" ref={card}>
       <h2>This app's signing key</h2>
       {key === null ? (
         <p className="muted">No signing key yet. Make one here, or import a key file made by <code>emberbench keys create</code>. It is kept in {status.dataDir} (readable by you only), never in the archive.</p>
@@ -51,7 +63,7 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
             <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace the current key (it is then gone)
           </label>
         )}
-        <button type="button" disabled={act.busy || (key !== null && !replace)} onClick={() => void act.run(() => api['signing.createKey']({ ...pass, replace })).then(done)}>
+        <button type="button" disabled={act.busy || (key !== null && !replace)} onClick={() => (setNotice(null), void act.run(() => api['signing.createKey']({ ...pass, replace })).then(done(key === null ? 'Created a signing key.' : 'Replaced the signing key.')))}>
           {act.busy ? 'Working…' : 'Create signing key'}
         </button>
         <label className="file-button">
@@ -69,12 +81,17 @@ function OwnKey({ status, onChange }: { status: SigningStatus; onChange: (s: Sig
           Import a key file…
         </label>
         {key !== null && !status.trusted.some((t) => t.publicKey === key.publicKey) && (
-          <button type="button" disabled={act.busy} onClick={() => void act.run(() => api['trust.add']({ publicKey: key.publicKey, label: 'this app' })).then(done)}>
+          <button type="button" disabled={act.busy} onClick={() => (setNotice(null), void act.run(() => api['trust.add']({ publicKey: key.publicKey, label: 'this app' })).then(done('Trusted this app\'s key as "this app".')))}>
             Trust this key
           </button>
         )}
       </div>
       <ErrorMessage error={act.error} onDismiss={act.clear} />
+      {notice !== null && notice.after === status && (
+        <div className="notice ok" role="status" tabIndex={-1} ref={noticeRef} data-testid="own-key-notice">
+          {notice.text}
+        </div>
+      )}
     </div>
   );
 }
@@ -84,8 +101,13 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
   const act = useAction<SigningStatus>();
   const [publicKey, setPublicKey] = useState('');
   const [label, setLabel] = useState('');
+  const [notice, setNotice] = useState<{ text: string; after: SigningStatus } | null>(null);
+  const card = useRef<HTMLDivElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useFocusOn(notice, noticeRef);
+  useFocusOnError(act.error, card);
   return (
-    <div className="card form" data-testid="trust-list">
+    <div className="card form" data-testid="trust-list" ref={card}>
       <h2>Trusted keys</h2>
       <p className="muted">
         A signature by a key listed here marks an official result, bundle or trial as signed by a trusted key. Public keys only; compare each fingerprint with the one its
@@ -110,7 +132,20 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
                   {t.fingerprint}
                 </td>
                 <td>
-                  <button type="button" className="link" disabled={act.busy} onClick={() => void act.run(() => api['trust.remove']({ publicKey: t.publicKey })).then((s) => s !== null && onChange(s))}>
+                  <button
+                    type="button"
+                    className="link"
+                    disabled={act.busy}
+                    aria-label={`Remove ${t.label}`}
+                    onClick={() => {
+                      setNotice(null);
+                      void act.run(() => api['trust.remove']({ publicKey: t.publicKey })).then((s) => {
+                        if (s === null) return;
+                        onChange(s);
+                        setNotice({ text: `Removed "${t.label}" (${t.fingerprint}): its signatures are no longer trusted.`, after: s });
+                      });
+                    }}
+                  >
                     Remove
                   </button>
                 </td>
@@ -123,11 +158,14 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
         className="form inline"
         onSubmit={(e) => {
           e.preventDefault();
-          void act.run(() => api['trust.add']({ publicKey: publicKey.trim(), label: label.trim() })).then((s) => {
+          setNotice(null);
+          const added = label.trim();
+          void act.run(() => api['trust.add']({ publicKey: publicKey.trim(), label: added })).then((s) => {
             if (s === null) return;
             setPublicKey('');
             setLabel('');
             onChange(s);
+            setNotice({ text: `Trusted "${added}".`, after: s });
           });
         }}
       >
@@ -142,6 +180,11 @@ function TrustList({ status, onChange }: { status: SigningStatus; onChange: (s: 
         </button>
       </form>
       <ErrorMessage error={act.error} onDismiss={act.clear} />
+      {notice !== null && notice.after === status && (
+        <div className="notice ok" role="status" tabIndex={-1} ref={noticeRef} data-testid="trust-notice">
+          {notice.text}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,15 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { readPackChecks, savePackCheck } from './pack-checks.js';
-
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.items.set(key, value);
-  }
-}
+import { MemoryStorage } from '../../../../test/kits/memory-storage.js';
 
 const DIGEST = 'ab'.repeat(32);
 

@@ -58,7 +58,14 @@ export function TrialView({ trialId, go }: { trialId: number; go: Navigate }) {
             ))}
           </p>
         )}
-        <CopyLink />
+        <div className="header-links">
+          {d !== null && (
+            <button type="button" className="link" data-testid="model-history-link" onClick={() => go({ view: 'models', model: d.trial.modelId })}>
+              History of {d.trial.modelId} in Models →
+            </button>
+          )}
+          <CopyLink />
+        </div>
       </header>
       <ErrorMessage error={detail.error} />
       {/* Not while it runs (every committed episode changes it); also when the trial's page cannot load, which damage can cause. */}

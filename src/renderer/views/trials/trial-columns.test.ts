@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { TrialRow } from '../../../shared/api/contract.js';
 import { csvText } from '../../components/csv-text.js';
 import { TRIAL_COLUMNS, allTrialRows, readHiddenColumns, saveHiddenColumns, trialsCsv } from './trial-columns.js';
+import { MemoryStorage } from '../../../../test/kits/memory-storage.js';
 
 function trial(id: number, modelId: string): TrialRow {
   return {
@@ -10,16 +11,6 @@ function trial(id: number, modelId: string): TrialRow {
     evacuated: 100, dead: 3, stranded: 0, origin: 'run', created: '2026-12-02T09:00:00Z', agentLabel: 'builtin:x', isolation: 'in_process',
     label: '', tags: [], durationMs: null, signers: [],
   } as TrialRow;
-}
-
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.items.set(key, value);
-  }
 }
 
 describe('Trials columns', () => {
@@ -42,8 +33,12 @@ describe('Trials columns', () => {
     const storage = new MemoryStorage();
     saveHiddenColumns(new Set(['suite', 'model', 'nope']), storage);
     expect([...readHiddenColumns(storage)]).toEqual(['suite']);
-    storage.setItem('ember.trialColumns.v1', '{');
+    storage.setItem('ember.trialColumns.v1', '[]');
     expect(readHiddenColumns(storage).size).toBe(0);
+    // Unreadable, or never chosen: the default (origin, isolation and duration hidden, so the table fits 1360 px).
+    storage.setItem('ember.trialColumns.v1', '{');
+    expect([...readHiddenColumns(storage)]).toEqual(['origin', 'isolation', 'duration']);
+    expect([...readHiddenColumns(new MemoryStorage())]).toEqual(['origin', 'isolation', 'duration']);
   });
 
   test('the export reads every page, not only the rows in view', async () => {
