@@ -53,4 +53,18 @@ describe('PlaybackClock', () => {
     clock.setMax(30);
     expect(clock.time).toBe(30);
   });
+
+  test('a clock at its end stays there when the length grows; elsewhere it keeps its time', () => {
+    const clock = new PlaybackClock(60, frames);
+    clock.seek(60);
+    clock.setMax(63);
+    expect(clock.time).toBe(63);
+    clock.seek(10);
+    clock.setMax(80);
+    expect(clock.time).toBe(10);
+    // A clock not yet given a length (0) starts at 0, not at the end.
+    const fresh = new PlaybackClock(0, frames);
+    fresh.setMax(40);
+    expect(fresh.time).toBe(0);
+  });
 });

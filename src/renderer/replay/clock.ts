@@ -66,9 +66,15 @@ export class PlaybackClock {
     return this.maxSteps;
   }
 
+  /**
+   * A new length: a time past it is clamped; a clock standing at its end
+   * stays at the end when the length grows (in a lockstep replay, End
+   * pressed before the longer side had loaded still means the last step).
+   */
   setMax(maxSteps: number): void {
+    const atEnd = this.maxSteps > 0 && this.t === this.maxSteps && !this.playingNow;
     this.maxSteps = maxSteps;
-    if (this.t > maxSteps) this.seek(maxSteps);
+    if (this.t > maxSteps || (atEnd && maxSteps > this.t)) this.seek(maxSteps);
     else this.emit();
   }
 
