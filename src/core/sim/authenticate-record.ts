@@ -173,6 +173,8 @@ export function replayFromStart(
   compare.cells('initial.burning', record.initial.burning, start.fire.newlyBurning[0]!);
 
   const { trajectory } = record;
+  // The comparison reads each event before the next step; observers might keep them.
+  if (observers.length === 0) sim.arena.recycle();
   let s = 0;
   for (; !sim.done; s++) {
     if (s >= trajectory.length) {
@@ -180,6 +182,7 @@ export function replayFromStart(
     }
     const event = replayStep(compare, sim, trajectory[s]!, `trajectory[${s}]`);
     for (const observer of observers) observer.onStep(event);
+    sim.arena.stepDone();
   }
   const outcome = sim.outcome();
   if (trajectory.length > s) {
