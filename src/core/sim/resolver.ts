@@ -126,45 +126,76 @@ export function moveAllowed(open: number, dir: number): boolean {
 }
 
 /**
- * A resolver bound to one grid. It keeps grid-sized scratch arrays between
- * calls, valid only where their generation stamp equals the current call's
- * (so nothing is cleared, and a step costs O(people), not O(cells)), and a
- * neighbour table so that a move's target is one array read. Not
- * re-entrant; create one per simulation.
+ * The scratch state of the resolvers of one grid: four Int32 slots per
+ * cell, side by side so that a cell's are one cache line ([OCCUPANT_GEN]
+ * stamp, [OCCUPANT] the mover index standing on it, [CLAIM_GEN] stamp,
+ * [CLAIMS] the number of movers targeting it), valid only where their stamp
+ * is the current call's generation, and per-person arrays grown to the
+ * largest crowd seen. A call is synchronous and takes a fresh generation,
+ * so every resolver of the grid shares one (episodes of a scenario, one
+ * after another or interleaved): a simulation of 10,000 people on a
+ * 256 x 256 grid no longer allocates and zeroes a megabyte of slots.
  */
-export class MovementResolver {
-  private readonly moves: MoveTable;
-  /**
-   * Four Int32 slots per cell, side by side so that a cell's are one cache
-   * line: [OCCUPANT_GEN] stamp, [OCCUPANT] the mover index standing on it
-   * (valid where the stamp is the current generation), [CLAIM_GEN] stamp,
-   * [CLAIMS] the number of movers targeting it.
-   */
-  private readonly slots: Int32Array;
+class Workspace {
+  readonly slots: Int32Array;
   private gen = 0;
-  // Per-person scratch, grown to the largest crowd seen; reused across steps.
-  private target = new Int32Array(0);
-  private state = new Uint8Array(0);
-  private path = new Int32Array(0);
-  private contestedScratch = new Int32Array(0);
+  target = new Int32Array(0);
+  state = new Uint8Array(0);
+  path = new Int32Array(0);
+  contested = new Int32Array(0);
 
-  /** `arena` supplies the result arrays (a simulation shares its own); by default the resolver has one. */
-  constructor(
-    readonly grid: Grid,
-    private readonly arena: Arena = new Arena(),
-  ) {
-    this.slots = new Int32Array(grid.rows * grid.cols * SLOTS);
-    this.moves = moveTable(grid);
+  constructor(cellCount: number) {
+    this.slots = new Int32Array(cellCount * SLOTS);
   }
 
   /** A fresh generation; after 2^32 - 1 calls the stamps are cleared once. */
-  private nextGen(): number {
+  nextGen(): number {
     if (this.gen === 0xffffffff) {
       this.slots.fill(0);
       this.gen = 0;
     }
     // Stored in Int32 slots: compare as Int32.
     return ++this.gen | 0;
+  }
+
+  /** Per-person arrays for `n` people. */
+  fit(n: number): void {
+    if (this.target.length >= n) return;
+    this.target = new Int32Array(n);
+    this.state = new Uint8Array(n);
+    this.path = new Int32Array(n);
+    this.contested = new Int32Array(n);
+  }
+}
+
+const workspaces = new WeakMap<Grid, Workspace>();
+
+function workspaceOf(grid: Grid): Workspace {
+  let workspace = workspaces.get(grid);
+  if (workspace === undefined) {
+    workspace = new Workspace(grid.rows * grid.cols);
+    workspaces.set(grid, workspace);
+  }
+  return workspace;
+}
+
+/**
+ * A resolver bound to one grid. Its scratch state (Workspace) is kept
+ * between calls and cleared by generation stamps, not by writing, so a
+ * step costs O(people), not O(cells); a move's target is the cell plus
+ * the move table's offset. Not re-entrant (nothing it calls can call back).
+ */
+export class MovementResolver {
+  private readonly moves: MoveTable;
+  private readonly workspace: Workspace;
+
+  /** `arena` supplies the result arrays (a simulation shares its own); by default the resolver has one. */
+  constructor(
+    readonly grid: Grid,
+    private readonly arena: Arena = new Arena(),
+  ) {
+    this.workspace = workspaceOf(grid);
+    this.moves = moveTable(grid);
   }
 
   /**
@@ -175,22 +206,17 @@ export class MovementResolver {
    */
   resolve(cells: ArrayLike<number>, moves: ArrayLike<number>): Resolution {
     const n = cells.length;
-    const { slots } = this;
+    const workspace = this.workspace;
     const { open, step } = this.moves;
     const kinds = this.grid.kinds;
-    if (this.target.length < n) {
-      this.target = new Int32Array(n);
-      this.state = new Uint8Array(n);
-      this.path = new Int32Array(n);
-      this.contestedScratch = new Int32Array(n);
-    }
-    const { target, state, path } = this;
-    const gen = this.nextGen();
+    workspace.fit(n);
+    const { slots, target, state, path } = workspace;
+    const gen = workspace.nextGen();
     const arena = this.arena;
     const out = arena.int32(n);
     const blocked = arena.uint8(n);
     const evacuated = arena.uint8(n);
-    const contestedScratch = this.contestedScratch;
+    const contestedScratch = workspace.contested;
     let contestedCount = 0;
 
     // 1. Conflict: the earliest claimant of each target cell keeps it. The
