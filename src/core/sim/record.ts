@@ -22,6 +22,7 @@ import { fileDigest } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
+import { NOT_BLOCKED } from './resolver.js';
 import {
   DEAD,
   EVACUATED,
@@ -50,7 +51,7 @@ export function recordDigest(text: string): string {
 export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57];
 
 /** `MOVED_CODES[blocked * 5 + dir]`: the `moved` character of a move with block code `blocked` (0..3): its direction's, or '.' when blocked. */
-export const MOVED_CODES: Uint8Array = Uint8Array.from({ length: 20 }, (_, k) => (k < 5 ? DIRECTION_CODES[k]! : 0x2e));
+export const MOVED_CODES: Uint8Array = Uint8Array.from({ length: 20 }, (_, k) => (Math.floor(k / 5) === NOT_BLOCKED ? DIRECTION_CODES[k % 5]! : 0x2e));
 
 // The record's direction characters are ASCII, so their bytes are their
 // UTF-8: one pass into a reused byte buffer (directionString is
