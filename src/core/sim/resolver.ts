@@ -207,103 +207,135 @@ export class MovementResolver {
   resolve(cells: ArrayLike<number>, moves: ArrayLike<number>): Resolution {
     const n = cells.length;
     const workspace = this.workspace;
-    const { open, step } = this.moves;
-    const kinds = this.grid.kinds;
     workspace.fit(n);
-    const { slots, target, state, path } = workspace;
     const gen = workspace.nextGen();
     const arena = this.arena;
     const out = arena.int32(n);
     const blocked = arena.uint8(n);
     const evacuated = arena.uint8(n);
+    // Each phase is its own function: one function holding both loops was
+    // compiled for entry in the middle of its first loop (on-stack
+    // replacement), and that code, reused on every call, left the
+    // optimised code at the call after the loops on every call again.
+    const contestedCount = claimTargets(workspace, this.moves, cells, moves, gen, out, blocked);
+    followChains(workspace, this.grid.kinds, n, gen, out, blocked, evacuated);
     const contestedScratch = workspace.contested;
-    let contestedCount = 0;
-
-    // 1. Conflict: the earliest claimant of each target cell keeps it. The
-    // same pass records who stands where (read only by phase 2) and starts
-    // everyone on their own cell (phase 2 moves the successful movers).
-    for (let i = 0; i < n; i++) {
-      const cell = cells[i]!;
-      slots[cell * SLOTS + OCCUPANT_GEN] = gen;
-      slots[cell * SLOTS + OCCUPANT] = i;
-      out[i] = cell;
-      const dir = moves[i]!;
-      state[i] = PENDING;
-      if (dir === STAY) {
-        target[i] = -1;
-        continue;
-      }
-      if (!moveAllowed(open[cell]!, dir)) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
-      const t = cell + step[dir]!;
-      target[i] = t;
-      const claim = t * SLOTS;
-      if (slots[claim + CLAIM_GEN] !== gen) {
-        slots[claim + CLAIM_GEN] = gen;
-        slots[claim + CLAIMS] = 1;
-        continue;
-      }
-      const count = slots[claim + CLAIMS]!;
-      slots[claim + CLAIMS] = count + 1;
-      blocked[i] = BLOCKED_CONFLICT;
-      state[i] = BLOCKED;
-      if (count === 1) contestedScratch[contestedCount++] = t;
-    }
-
-    // 2. Chains: follow each pending mover to the occupant of its target.
-    for (let i = 0; i < n; i++) {
-      if (target[i]! < 0 || state[i] !== PENDING) continue;
-      let length = 0;
-      let cur = i;
-      let success: boolean;
-      let cycleStart = -1;
-      for (;;) {
-        const s = state[cur]!;
-        if (s === SUCCEEDED || s === BLOCKED) {
-          // A conflict loser reached here is stationary: the chain is occupied.
-          success = s === SUCCEEDED;
-          break;
-        }
-        if (s === VISITING) {
-          success = false;
-          cycleStart = path.indexOf(cur);
-          break;
-        }
-        state[cur] = VISITING;
-        path[length++] = cur;
-        const t = target[cur]!;
-        if (kinds[t] === EXIT || slots[t * SLOTS + OCCUPANT_GEN] !== gen) {
-          success = true;
-          break;
-        }
-        const o = slots[t * SLOTS + OCCUPANT]!;
-        if (target[o]! < 0) {
-          success = false; // a STAY person holds the target
-          break;
-        }
-        cur = o;
-      }
-      if (success) {
-        for (let k = 0; k < length; k++) {
-          const p = path[k]!;
-          const t = target[p]!;
-          state[p] = SUCCEEDED;
-          out[p] = t;
-          if (kinds[t] === EXIT) evacuated[p] = 1;
-        }
-      } else {
-        for (let k = 0; k < length; k++) {
-          const p = path[k]!;
-          state[p] = BLOCKED;
-          blocked[p] = cycleStart >= 0 && k >= cycleStart ? BLOCKED_CYCLE : BLOCKED_OCCUPIED;
-        }
-      }
-    }
-
     // A typed sort without comparator calls: Array.prototype.sort's setup cost showed in profiles.
     sortAscending(contestedScratch, contestedCount);
     const contested = new Array<number>(contestedCount);
     for (let k = 0; k < contestedCount; k++) contested[k] = contestedScratch[k]!;
     return { cells: out, blocked, evacuated, contested };
+  }
+}
+
+/**
+ * Phase 1, conflict: the earliest claimant of each target cell keeps it.
+ * The same pass records who stands where (read only by phase 2) and starts
+ * everyone on their own cell (phase 2 moves the successful movers).
+ * Returns the number of contested cells written to the workspace.
+ */
+function claimTargets(
+  workspace: Workspace,
+  { open, step }: MoveTable,
+  cells: ArrayLike<number>,
+  moves: ArrayLike<number>,
+  gen: number,
+  out: Int32Array,
+  blocked: Uint8Array,
+): number {
+  const n = cells.length;
+  const { slots, target, state } = workspace;
+  const contestedScratch = workspace.contested;
+  let contestedCount = 0;
+  for (let i = 0; i < n; i++) {
+    const cell = cells[i]!;
+    slots[cell * SLOTS + OCCUPANT_GEN] = gen;
+    slots[cell * SLOTS + OCCUPANT] = i;
+    out[i] = cell;
+    const dir = moves[i]!;
+    state[i] = PENDING;
+    if (dir === STAY) {
+      target[i] = -1;
+      continue;
+    }
+    if (!moveAllowed(open[cell]!, dir)) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
+    const t = cell + step[dir]!;
+    target[i] = t;
+    const claim = t * SLOTS;
+    if (slots[claim + CLAIM_GEN] !== gen) {
+      slots[claim + CLAIM_GEN] = gen;
+      slots[claim + CLAIMS] = 1;
+      continue;
+    }
+    const count = slots[claim + CLAIMS]!;
+    slots[claim + CLAIMS] = count + 1;
+    blocked[i] = BLOCKED_CONFLICT;
+    state[i] = BLOCKED;
+    if (count === 1) contestedScratch[contestedCount++] = t;
+  }
+  return contestedCount;
+}
+
+/** Phase 2, chains: follows each pending mover to the occupant of its target. */
+function followChains(
+  workspace: Workspace,
+  kinds: Uint8Array,
+  n: number,
+  gen: number,
+  out: Int32Array,
+  blocked: Uint8Array,
+  evacuated: Uint8Array,
+): void {
+  const { slots, target, state, path } = workspace;
+  for (let i = 0; i < n; i++) {
+    if (target[i]! < 0 || state[i] !== PENDING) continue;
+    let length = 0;
+    let cur = i;
+    let success: boolean;
+    let cycleStart = -1;
+    for (;;) {
+      const s = state[cur]!;
+      if (s === SUCCEEDED || s === BLOCKED) {
+        // A conflict loser reached here is stationary: the chain is occupied.
+        success = s === SUCCEEDED;
+        break;
+      }
+      if (s === VISITING) {
+        success = false;
+        // A loop, not path.indexOf: a call seen rarely (cycles are rare) would leave the optimised code when one comes.
+        cycleStart = 0;
+        while (path[cycleStart] !== cur) cycleStart++;
+        break;
+      }
+      state[cur] = VISITING;
+      path[length++] = cur;
+      const t = target[cur]!;
+      if (kinds[t] === EXIT || slots[t * SLOTS + OCCUPANT_GEN] !== gen) {
+        success = true;
+        break;
+      }
+      const o = slots[t * SLOTS + OCCUPANT]!;
+      if (target[o]! < 0) {
+        success = false; // a STAY person holds the target
+        break;
+      }
+      cur = o;
+    }
+    if (success) {
+      for (let k = 0; k < length; k++) {
+        const p = path[k]!;
+        const t = target[p]!;
+        state[p] = SUCCEEDED;
+        out[p] = t;
+        if (kinds[t] === EXIT) evacuated[p] = 1;
+      }
+    } else {
+      for (let k = 0; k < length; k++) {
+        const p = path[k]!;
+        state[p] = BLOCKED;
+        blocked[p] = cycleStart >= 0 && k >= cycleStart ? BLOCKED_CYCLE : BLOCKED_OCCUPIED;
+      }
+    }
   }
 }
 
