@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { validateScenario } from '../world/scenario.js';
@@ -49,6 +49,22 @@ describe('run record', () => {
     expect(directionString(moves, blocked)).toBe(expected);
     expect(directionString(moves)).toBe('.NESW'.repeat(10_000));
     expect(directionString(Uint8Array.of(4, 2), Uint8Array.of(BLOCKED_OCCUPIED, NOT_BLOCKED))).toBe('.E');
+  });
+
+  it('writes the same direction strings where there is no TextDecoder', async () => {
+    vi.stubGlobal('TextDecoder', undefined);
+    vi.resetModules();
+    try {
+      const bare = await import('./record.js');
+      const moves = Uint8Array.from({ length: 20_000 }, (_, k) => (k * 7) % 5);
+      const blocked = Uint8Array.from({ length: 20_000 }, (_, k) => (k % 3 === 0 ? BLOCKED_OCCUPIED : NOT_BLOCKED));
+      expect(bare.directionString).not.toBe(directionString);
+      expect(bare.directionString(moves)).toBe(directionString(moves));
+      expect(bare.directionString(moves, blocked)).toBe(directionString(moves, blocked));
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 
   it('is deterministic: the same start and agent give byte-identical text', async () => {

@@ -53,12 +53,27 @@ export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57]
 /** `MOVED_CODES[blocked * 5 + dir]`: the `moved` character of a move with block code `blocked` (0..3): its direction's, or '.' when blocked. */
 export const MOVED_CODES: Uint8Array = Uint8Array.from({ length: 20 }, (_, k) => (Math.floor(k / 5) === NOT_BLOCKED ? DIRECTION_CODES[k % 5]! : 0x2e));
 
+/** The one TextDecoder use (src/core compiles without DOM or Node types); Node, browsers and Electron have it. */
+declare const TextDecoder: (new () => { decode(bytes: Uint8Array): string }) | undefined;
+
 // The record's direction characters are ASCII, so their bytes are their
 // UTF-8: one pass into a reused byte buffer (directionString is
 // synchronous) and one native decode, instead of a string built from char
-// codes in chunks (which cost as much as the resolver).
-const decoder = new TextDecoder();
-let charBytes = new Uint8Array(8192);
+// codes in chunks (which cost as much as the resolver). Without a
+// TextDecoder the chunks remain.
+const decoder = typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
+const CHUNK = 8192;
+let charBytes = new Uint8Array(CHUNK);
+
+function asciiText(bytes: Uint8Array): string {
+  if (decoder !== undefined) return decoder.decode(bytes);
+  let out = '';
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    // Reflect.apply takes the typed array as the argument list directly (Function.prototype.apply is typed for arrays only).
+    out += String(Reflect.apply(String.fromCharCode, null, bytes.subarray(start, start + CHUNK)));
+  }
+  return out;
+}
 
 /**
  * The record string of direction codes; with `blocked`, a blocked move is
@@ -71,7 +86,7 @@ export function directionString(moves: Uint8Array, blocked?: Uint8Array): string
   // Table reads rather than branches: blocked and direction vary person by person.
   if (blocked === undefined) for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[moves[k]!]!;
   else for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[blocked[k]! * 5 + moves[k]!]!;
-  return decoder.decode(bytes.subarray(0, n));
+  return asciiText(bytes.subarray(0, n));
 }
 
 export function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {
