@@ -16,9 +16,8 @@ import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { CellPair, Grid } from '../world/grid.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
-import { NOT_BLOCKED } from './resolver.js';
 import type { EpisodeObserver, EpisodeOutcome, StepEvent, TerminationReason } from './events.js';
-import { DIRECTION_CODES, directionString, recordDigest, recordOutcomes, recordText, type RecordStep, type RunRecord } from './record.js';
+import { DIRECTION_CODES, MOVED_CODES, directionString, recordDigest, recordOutcomes, recordText, type RecordOutcome, type RecordStep, type RunRecord } from './record.js';
 import { EpisodeSimulation } from './simulation.js';
 
 export interface ReplayResult {
@@ -87,9 +86,11 @@ class ReplayComparer {
     let k = 0;
     const n = moves.length;
     if (recorded.length === n) {
-      for (; k < n; k++) {
-        const dir = blocked !== undefined && blocked[k] !== NOT_BLOCKED ? 0 : moves[k]!;
-        if (recorded.charCodeAt(k) !== DIRECTION_CODES[dir]) break;
+      if (blocked === undefined) {
+        for (; k < n; k++) if (recorded.charCodeAt(k) !== MOVED_CODES[moves[k]!]) break;
+      } else {
+        // A table read rather than a branch per person (record.ts MOVED_CODES).
+        for (; k < n; k++) if (recorded.charCodeAt(k) !== MOVED_CODES[blocked[k]! * 5 + moves[k]!]) break;
       }
       if (k === n) return;
     }
@@ -134,6 +135,18 @@ function decodeActions(actions: string, arena: Arena): Uint8Array | null {
   return moves;
 }
 
+/**
+ * The IDs of the evacuated, in person order. A function of its own: with
+ * this loop inside replayStep, the step was compiled for entry in the loop
+ * (on-stack replacement), and that code, reused on every step, was left on
+ * nearly every step (a burning-cell list of another array shape after it).
+ */
+function evacuatedIds(active: Int32Array, evacuated: Uint8Array, ids: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < active.length; k++) if (evacuated[k] === 1) out.push(ids[active[k]!]!);
+  return out;
+}
+
 function replayStep(compare: ReplayComparer, sim: EpisodeSimulation, step: RecordStep, field: string): StepEvent {
   const active = sim.active;
   if (step.actions.length !== active.length) {
@@ -150,12 +163,40 @@ function replayStep(compare: ReplayComparer, sim: EpisodeSimulation, step: Recor
   const event = sim.step(moves);
   const { resolution } = event;
   compare.directions(`${field}.moved`, step.moved, moves, resolution.blocked, sim.ids, active);
-  const evacuated: string[] = [];
-  for (let k = 0; k < active.length; k++) if (resolution.evacuated[k] === 1) evacuated.push(sim.ids[active[k]!]!);
-  compare.ids(`${field}.evacuated`, step.evacuated, evacuated);
+  compare.ids(`${field}.evacuated`, step.evacuated, evacuatedIds(active, resolution.evacuated, sim.ids));
   compare.cells(`${field}.burning`, step.burning, event.newlyBurning);
   compare.ids(`${field}.died`, step.died, Array.from(event.died, (i) => sim.ids[i]!));
   return event;
+}
+
+// The loops of the replay are functions of their own: a loop inside
+// replayFromStart made it compiled for entry in the loop (on-stack
+// replacement), and that code, reused by every replay, was left after the
+// loop each time, so the rest of the check ran unoptimised.
+
+/** Replays the trajectory until the simulation ends; returns the number of steps replayed. */
+function replaySteps(compare: ReplayComparer, sim: EpisodeSimulation, trajectory: readonly RecordStep[], observers: readonly EpisodeObserver[], source: string): number {
+  let s = 0;
+  for (; !sim.done; s++) {
+    if (s >= trajectory.length) {
+      throw new ValidationError(`${source}: the record ends at step ${s} before the episode terminates`);
+    }
+    const event = replayStep(compare, sim, trajectory[s]!, `trajectory[${s}]`);
+    for (const observer of observers) observer.onStep(event);
+    sim.arena.stepDone();
+  }
+  return s;
+}
+
+/** Compares the outcomes both have (their counts are compared after). */
+function compareOutcomes(compare: ReplayComparer, recorded: readonly RecordOutcome[], outcomes: readonly RecordOutcome[], ids: readonly string[]): void {
+  for (let i = 0; i < Math.min(outcomes.length, recorded.length); i++) {
+    const [status, step] = recorded[i]!;
+    const [replayStatus, replayStep] = outcomes[i]!;
+    if (status !== replayStatus || step !== replayStep) {
+      compare.differ(`outcomes[${i}] (${ids[i]})`, JSON.stringify([status, step]), JSON.stringify([replayStatus, replayStep]));
+    }
+  }
 }
 
 /** The replay check from a prepared episode start (replayRecord prepares it from the scenario). */
@@ -173,14 +214,9 @@ export function replayFromStart(
   compare.cells('initial.burning', record.initial.burning, start.fire.newlyBurning[0]!);
 
   const { trajectory } = record;
-  let s = 0;
-  for (; !sim.done; s++) {
-    if (s >= trajectory.length) {
-      throw new ValidationError(`${source}: the record ends at step ${s} before the episode terminates`);
-    }
-    const event = replayStep(compare, sim, trajectory[s]!, `trajectory[${s}]`);
-    for (const observer of observers) observer.onStep(event);
-  }
+  // The comparison reads each event before the next step; observers might keep them.
+  if (observers.length === 0) sim.arena.recycle();
+  const s = replaySteps(compare, sim, trajectory, observers, source);
   const outcome = sim.outcome();
   if (trajectory.length > s) {
     compare.fail(`trajectory[${s}]`, `the replay terminates at step ${s} (${outcome.termination}) but the record continues`);
@@ -190,13 +226,7 @@ export function replayFromStart(
   }
   if (record.steps !== outcome.steps) compare.differ('steps', String(record.steps), String(outcome.steps));
   const outcomes = recordOutcomes(outcome);
-  for (let i = 0; i < Math.min(outcomes.length, record.outcomes.length); i++) {
-    const [status, step] = record.outcomes[i]!;
-    const [replayStatus, replayStep] = outcomes[i]!;
-    if (status !== replayStatus || step !== replayStep) {
-      compare.differ(`outcomes[${i}] (${sim.ids[i]})`, JSON.stringify([status, step]), JSON.stringify([replayStatus, replayStep]));
-    }
-  }
+  compareOutcomes(compare, record.outcomes, outcomes, sim.ids);
   if (record.outcomes.length !== outcomes.length) {
     compare.differ('outcomes', `${record.outcomes.length} persons`, `${outcomes.length}`);
   }

@@ -68,6 +68,8 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
   const sim = new EpisodeSimulation(start);
   const builder = new RecordBuilder(start);
   let failed = false;
+  // The record builder keeps strings, not the events' arrays; observers might keep them.
+  if (observers.length === 0) sim.arena.recycle();
   try {
     const viaView = isViewAgent(claimed);
     while (!sim.done) {
@@ -89,6 +91,7 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
       const event = sim.step(moves);
       builder.onStep(event);
       for (const observer of observers) observer.onStep(event);
+      sim.arena.stepDone();
     }
     const outcome = sim.outcome();
     builder.onEnd(outcome);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { validateScenario } from '../world/scenario.js';
@@ -42,6 +42,29 @@ describe('run record', () => {
     expect(directionString(Uint8Array.of(1, 2, 3), Uint8Array.of(NOT_BLOCKED, BLOCKED_OCCUPIED, NOT_BLOCKED))).toBe('N.S');
     const long = new Uint8Array(20_000).fill(3);
     expect(directionString(long)).toBe('S'.repeat(20_000));
+    // Every direction with every block code, longer than any earlier call (the byte buffer grows), then a short one again.
+    const moves = Uint8Array.from({ length: 50_000 }, (_, k) => k % 5);
+    const blocked = Uint8Array.from({ length: 50_000 }, (_, k) => Math.floor(k / 5) % 4);
+    const expected = Array.from(moves, (dir, k) => (blocked[k] === NOT_BLOCKED ? '.NESW'[dir] : '.')).join('');
+    expect(directionString(moves, blocked)).toBe(expected);
+    expect(directionString(moves)).toBe('.NESW'.repeat(10_000));
+    expect(directionString(Uint8Array.of(4, 2), Uint8Array.of(BLOCKED_OCCUPIED, NOT_BLOCKED))).toBe('.E');
+  });
+
+  it('writes the same direction strings where there is no TextDecoder', async () => {
+    vi.stubGlobal('TextDecoder', undefined);
+    vi.resetModules();
+    try {
+      const bare = await import('./record.js');
+      const moves = Uint8Array.from({ length: 20_000 }, (_, k) => (k * 7) % 5);
+      const blocked = Uint8Array.from({ length: 20_000 }, (_, k) => (k % 3 === 0 ? BLOCKED_OCCUPIED : NOT_BLOCKED));
+      expect(bare.directionString).not.toBe(directionString);
+      expect(bare.directionString(moves)).toBe(directionString(moves));
+      expect(bare.directionString(moves, blocked)).toBe(directionString(moves, blocked));
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 
   it('is deterministic: the same start and agent give byte-identical text', async () => {

@@ -50,28 +50,43 @@ export function recordDigest(text: string): string {
 /** Char codes of '.', 'N', 'E', 'S', 'W', indexed by direction code. */
 export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57];
 
+/** `MOVED_CODES[blocked * 5 + dir]`: the `moved` character of a move with block code `blocked` (0..3): its direction's, or '.' when blocked. */
+export const MOVED_CODES: Uint8Array = Uint8Array.from({ length: 20 }, (_, k) => (Math.floor(k / 5) === NOT_BLOCKED ? DIRECTION_CODES[k % 5]! : 0x2e));
+
+/** The one TextDecoder use (src/core compiles without DOM or Node types); Node, browsers and Electron have it. */
+declare const TextDecoder: (new () => { decode(bytes: Uint8Array): string }) | undefined;
+
+// The record's direction characters are ASCII, so their bytes are their
+// UTF-8: one pass into a reused byte buffer (directionString is
+// synchronous) and one native decode, instead of a string built from char
+// codes in chunks (which cost as much as the resolver). Without a
+// TextDecoder the chunks remain.
+const decoder = typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
 const CHUNK = 8192;
-// Reused by every call (directionString is synchronous): a fresh buffer per call was a typed-array allocation per step.
-const charBuffer = new Uint16Array(CHUNK);
+let charBytes = new Uint8Array(CHUNK);
+
+function asciiText(bytes: Uint8Array): string {
+  if (decoder !== undefined) return decoder.decode(bytes);
+  let out = '';
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    // Reflect.apply takes the typed array as the argument list directly (Function.prototype.apply is typed for arrays only).
+    out += String(Reflect.apply(String.fromCharCode, null, bytes.subarray(start, start + CHUNK)));
+  }
+  return out;
+}
 
 /**
  * The record string of direction codes; with `blocked`, a blocked move is
  * written as `.` (the `moved` string).
  */
 export function directionString(moves: Uint8Array, blocked?: Uint8Array): string {
-  let out = '';
-  const buffer = charBuffer;
-  for (let start = 0; start < moves.length; start += CHUNK) {
-    const end = Math.min(moves.length, start + CHUNK);
-    for (let k = start; k < end; k++) {
-      const dir = blocked !== undefined && blocked[k] !== NOT_BLOCKED ? 0 : moves[k]!;
-      buffer[k - start] = DIRECTION_CODES[dir]!;
-    }
-    const view = end - start === buffer.length ? buffer : buffer.subarray(0, end - start);
-    // Reflect.apply takes the typed array as the argument list directly (Function.prototype.apply is typed for arrays only).
-    out += String(Reflect.apply(String.fromCharCode, null, view));
-  }
-  return out;
+  const n = moves.length;
+  if (charBytes.length < n) charBytes = new Uint8Array(Math.max(n, 2 * charBytes.length));
+  const bytes = charBytes;
+  // Table reads rather than branches: blocked and direction vary person by person.
+  if (blocked === undefined) for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[moves[k]!]!;
+  else for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[blocked[k]! * 5 + moves[k]!]!;
+  return asciiText(bytes.subarray(0, n));
 }
 
 export function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {

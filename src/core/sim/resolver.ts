@@ -126,45 +126,76 @@ export function moveAllowed(open: number, dir: number): boolean {
 }
 
 /**
- * A resolver bound to one grid. It keeps grid-sized scratch arrays between
- * calls, valid only where their generation stamp equals the current call's
- * (so nothing is cleared, and a step costs O(people), not O(cells)), and a
- * neighbour table so that a move's target is one array read. Not
- * re-entrant; create one per simulation.
+ * The scratch state of the resolvers of one grid: four Int32 slots per
+ * cell, side by side so that a cell's are one cache line ([OCCUPANT_GEN]
+ * stamp, [OCCUPANT] the mover index standing on it, [CLAIM_GEN] stamp,
+ * [CLAIMS] the number of movers targeting it), valid only where their stamp
+ * is the current call's generation, and per-person arrays grown to the
+ * largest crowd seen. A call is synchronous and takes a fresh generation,
+ * so every resolver of the grid shares one (episodes of a scenario, one
+ * after another or interleaved): a simulation of 10,000 people on a
+ * 256 x 256 grid no longer allocates and zeroes a megabyte of slots.
  */
-export class MovementResolver {
-  private readonly moves: MoveTable;
-  /**
-   * Four Int32 slots per cell, side by side so that a cell's are one cache
-   * line: [OCCUPANT_GEN] stamp, [OCCUPANT] the mover index standing on it
-   * (valid where the stamp is the current generation), [CLAIM_GEN] stamp,
-   * [CLAIMS] the number of movers targeting it.
-   */
-  private readonly slots: Int32Array;
+class Workspace {
+  readonly slots: Int32Array;
   private gen = 0;
-  // Per-person scratch, grown to the largest crowd seen; reused across steps.
-  private target = new Int32Array(0);
-  private state = new Uint8Array(0);
-  private path = new Int32Array(0);
-  private contestedScratch = new Int32Array(0);
+  target = new Int32Array(0);
+  state = new Uint8Array(0);
+  path = new Int32Array(0);
+  contested = new Int32Array(0);
 
-  /** `arena` supplies the result arrays (a simulation shares its own); by default the resolver has one. */
-  constructor(
-    readonly grid: Grid,
-    private readonly arena: Arena = new Arena(),
-  ) {
-    this.slots = new Int32Array(grid.rows * grid.cols * SLOTS);
-    this.moves = moveTable(grid);
+  constructor(cellCount: number) {
+    this.slots = new Int32Array(cellCount * SLOTS);
   }
 
   /** A fresh generation; after 2^32 - 1 calls the stamps are cleared once. */
-  private nextGen(): number {
+  nextGen(): number {
     if (this.gen === 0xffffffff) {
       this.slots.fill(0);
       this.gen = 0;
     }
     // Stored in Int32 slots: compare as Int32.
     return ++this.gen | 0;
+  }
+
+  /** Per-person arrays for `n` people. */
+  fit(n: number): void {
+    if (this.target.length >= n) return;
+    this.target = new Int32Array(n);
+    this.state = new Uint8Array(n);
+    this.path = new Int32Array(n);
+    this.contested = new Int32Array(n);
+  }
+}
+
+const workspaces = new WeakMap<Grid, Workspace>();
+
+function workspaceOf(grid: Grid): Workspace {
+  let workspace = workspaces.get(grid);
+  if (workspace === undefined) {
+    workspace = new Workspace(grid.rows * grid.cols);
+    workspaces.set(grid, workspace);
+  }
+  return workspace;
+}
+
+/**
+ * A resolver bound to one grid. Its scratch state (Workspace) is kept
+ * between calls and cleared by generation stamps, not by writing, so a
+ * step costs O(people), not O(cells); a move's target is the cell plus
+ * the move table's offset. Not re-entrant (nothing it calls can call back).
+ */
+export class MovementResolver {
+  private readonly moves: MoveTable;
+  private readonly workspace: Workspace;
+
+  /** `arena` supplies the result arrays (a simulation shares its own); by default the resolver has one. */
+  constructor(
+    readonly grid: Grid,
+    private readonly arena: Arena = new Arena(),
+  ) {
+    this.workspace = workspaceOf(grid);
+    this.moves = moveTable(grid);
   }
 
   /**
@@ -175,109 +206,136 @@ export class MovementResolver {
    */
   resolve(cells: ArrayLike<number>, moves: ArrayLike<number>): Resolution {
     const n = cells.length;
-    const { slots } = this;
-    const { open, step } = this.moves;
-    const kinds = this.grid.kinds;
-    if (this.target.length < n) {
-      this.target = new Int32Array(n);
-      this.state = new Uint8Array(n);
-      this.path = new Int32Array(n);
-      this.contestedScratch = new Int32Array(n);
-    }
-    const { target, state, path } = this;
-    const gen = this.nextGen();
+    const workspace = this.workspace;
+    workspace.fit(n);
+    const gen = workspace.nextGen();
     const arena = this.arena;
     const out = arena.int32(n);
     const blocked = arena.uint8(n);
     const evacuated = arena.uint8(n);
-    const contestedScratch = this.contestedScratch;
-    let contestedCount = 0;
-
-    // 1. Conflict: the earliest claimant of each target cell keeps it. The
-    // same pass records who stands where (read only by phase 2) and starts
-    // everyone on their own cell (phase 2 moves the successful movers).
-    for (let i = 0; i < n; i++) {
-      const cell = cells[i]!;
-      slots[cell * SLOTS + OCCUPANT_GEN] = gen;
-      slots[cell * SLOTS + OCCUPANT] = i;
-      out[i] = cell;
-      const dir = moves[i]!;
-      state[i] = PENDING;
-      if (dir === STAY) {
-        target[i] = -1;
-        continue;
-      }
-      if (!moveAllowed(open[cell]!, dir)) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
-      const t = cell + step[dir]!;
-      target[i] = t;
-      const claim = t * SLOTS;
-      if (slots[claim + CLAIM_GEN] !== gen) {
-        slots[claim + CLAIM_GEN] = gen;
-        slots[claim + CLAIMS] = 1;
-        continue;
-      }
-      const count = slots[claim + CLAIMS]!;
-      slots[claim + CLAIMS] = count + 1;
-      blocked[i] = BLOCKED_CONFLICT;
-      state[i] = BLOCKED;
-      if (count === 1) contestedScratch[contestedCount++] = t;
-    }
-
-    // 2. Chains: follow each pending mover to the occupant of its target.
-    for (let i = 0; i < n; i++) {
-      if (target[i]! < 0 || state[i] !== PENDING) continue;
-      let length = 0;
-      let cur = i;
-      let success: boolean;
-      let cycleStart = -1;
-      for (;;) {
-        const s = state[cur]!;
-        if (s === SUCCEEDED || s === BLOCKED) {
-          // A conflict loser reached here is stationary: the chain is occupied.
-          success = s === SUCCEEDED;
-          break;
-        }
-        if (s === VISITING) {
-          success = false;
-          cycleStart = path.indexOf(cur);
-          break;
-        }
-        state[cur] = VISITING;
-        path[length++] = cur;
-        const t = target[cur]!;
-        if (kinds[t] === EXIT || slots[t * SLOTS + OCCUPANT_GEN] !== gen) {
-          success = true;
-          break;
-        }
-        const o = slots[t * SLOTS + OCCUPANT]!;
-        if (target[o]! < 0) {
-          success = false; // a STAY person holds the target
-          break;
-        }
-        cur = o;
-      }
-      if (success) {
-        for (let k = 0; k < length; k++) {
-          const p = path[k]!;
-          const t = target[p]!;
-          state[p] = SUCCEEDED;
-          out[p] = t;
-          if (kinds[t] === EXIT) evacuated[p] = 1;
-        }
-      } else {
-        for (let k = 0; k < length; k++) {
-          const p = path[k]!;
-          state[p] = BLOCKED;
-          blocked[p] = cycleStart >= 0 && k >= cycleStart ? BLOCKED_CYCLE : BLOCKED_OCCUPIED;
-        }
-      }
-    }
-
+    // Each phase is its own function: one function holding both loops was
+    // compiled for entry in the middle of its first loop (on-stack
+    // replacement), and that code, reused on every call, left the
+    // optimised code at the call after the loops on every call again.
+    const contestedCount = claimTargets(workspace, this.moves, cells, moves, gen, out, blocked);
+    followChains(workspace, this.grid.kinds, n, gen, out, blocked, evacuated);
+    const contestedScratch = workspace.contested;
     // A typed sort without comparator calls: Array.prototype.sort's setup cost showed in profiles.
     sortAscending(contestedScratch, contestedCount);
     const contested = new Array<number>(contestedCount);
     for (let k = 0; k < contestedCount; k++) contested[k] = contestedScratch[k]!;
     return { cells: out, blocked, evacuated, contested };
+  }
+}
+
+/**
+ * Phase 1, conflict: the earliest claimant of each target cell keeps it.
+ * The same pass records who stands where (read only by phase 2) and starts
+ * everyone on their own cell (phase 2 moves the successful movers).
+ * Returns the number of contested cells written to the workspace.
+ */
+function claimTargets(
+  workspace: Workspace,
+  { open, step }: MoveTable,
+  cells: ArrayLike<number>,
+  moves: ArrayLike<number>,
+  gen: number,
+  out: Int32Array,
+  blocked: Uint8Array,
+): number {
+  const n = cells.length;
+  const { slots, target, state } = workspace;
+  const contestedScratch = workspace.contested;
+  let contestedCount = 0;
+  for (let i = 0; i < n; i++) {
+    const cell = cells[i]!;
+    slots[cell * SLOTS + OCCUPANT_GEN] = gen;
+    slots[cell * SLOTS + OCCUPANT] = i;
+    out[i] = cell;
+    const dir = moves[i]!;
+    state[i] = PENDING;
+    if (dir === STAY) {
+      target[i] = -1;
+      continue;
+    }
+    if (!moveAllowed(open[cell]!, dir)) throw new RangeError(`person ${i} moves ${dir} into a wall or off the grid`);
+    const t = cell + step[dir]!;
+    target[i] = t;
+    const claim = t * SLOTS;
+    if (slots[claim + CLAIM_GEN] !== gen) {
+      slots[claim + CLAIM_GEN] = gen;
+      slots[claim + CLAIMS] = 1;
+      continue;
+    }
+    const count = slots[claim + CLAIMS]!;
+    slots[claim + CLAIMS] = count + 1;
+    blocked[i] = BLOCKED_CONFLICT;
+    state[i] = BLOCKED;
+    if (count === 1) contestedScratch[contestedCount++] = t;
+  }
+  return contestedCount;
+}
+
+/** Phase 2, chains: follows each pending mover to the occupant of its target. */
+function followChains(
+  workspace: Workspace,
+  kinds: Uint8Array,
+  n: number,
+  gen: number,
+  out: Int32Array,
+  blocked: Uint8Array,
+  evacuated: Uint8Array,
+): void {
+  const { slots, target, state, path } = workspace;
+  for (let i = 0; i < n; i++) {
+    if (target[i]! < 0 || state[i] !== PENDING) continue;
+    let length = 0;
+    let cur = i;
+    let success: boolean;
+    let cycleStart = -1;
+    for (;;) {
+      const s = state[cur]!;
+      if (s === SUCCEEDED || s === BLOCKED) {
+        // A conflict loser reached here is stationary: the chain is occupied.
+        success = s === SUCCEEDED;
+        break;
+      }
+      if (s === VISITING) {
+        success = false;
+        // A loop, not path.indexOf: a call seen rarely (cycles are rare) would leave the optimised code when one comes.
+        cycleStart = 0;
+        while (path[cycleStart] !== cur) cycleStart++;
+        break;
+      }
+      state[cur] = VISITING;
+      path[length++] = cur;
+      const t = target[cur]!;
+      if (kinds[t] === EXIT || slots[t * SLOTS + OCCUPANT_GEN] !== gen) {
+        success = true;
+        break;
+      }
+      const o = slots[t * SLOTS + OCCUPANT]!;
+      if (target[o]! < 0) {
+        success = false; // a STAY person holds the target
+        break;
+      }
+      cur = o;
+    }
+    if (success) {
+      for (let k = 0; k < length; k++) {
+        const p = path[k]!;
+        const t = target[p]!;
+        state[p] = SUCCEEDED;
+        out[p] = t;
+        if (kinds[t] === EXIT) evacuated[p] = 1;
+      }
+    } else {
+      for (let k = 0; k < length; k++) {
+        const p = path[k]!;
+        state[p] = BLOCKED;
+        blocked[p] = cycleStart >= 0 && k >= cycleStart ? BLOCKED_CYCLE : BLOCKED_OCCUPIED;
+      }
+    }
   }
 }
 
