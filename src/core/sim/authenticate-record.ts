@@ -14,6 +14,7 @@ import type { Arena } from './arena.js';
 import { MismatchError, ModelOutputError, ValidationError } from '../errors.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { prepareEpisode } from '../world/episode-start.js';
+import { fireGrowth } from '../world/fire.js';
 import type { CellPair, Grid } from '../world/grid.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import { NOT_BLOCKED } from './resolver.js';
@@ -170,7 +171,7 @@ export function replayFromStart(
   checkHeader(compare, record, scenario, start.seed);
   const sim = new EpisodeSimulation(start);
   compare.cells('initial.people', record.initial.people, start.startCells);
-  compare.cells('initial.burning', record.initial.burning, start.fire.newlyBurning[0]!);
+  compare.cells('initial.burning', record.initial.burning, fireGrowth(start.fire).newlyAt(0));
 
   const { trajectory } = record;
   let s = 0;

@@ -21,6 +21,7 @@
 import { fileDigest } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
+import { fireGrowth } from '../world/fire.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import { NOT_BLOCKED } from './resolver.js';
 import {
@@ -135,7 +136,7 @@ export class RecordBuilder implements EpisodeObserver {
     this.result = {
       action_schema_version: BENCHMARK_VERSIONS.action_schema_version,
       initial: {
-        burning: cellPairs(scenario.grid, fire.newlyBurning[0]!),
+        burning: cellPairs(scenario.grid, fireGrowth(fire).newlyAt(0)),
         people: cellPairs(scenario.grid, startCells),
       },
       observation_version: BENCHMARK_VERSIONS.observation_version,
