@@ -29,7 +29,7 @@ import { Archive } from '../src/node/archive/archive.js';
 import { seedSuite } from '../test/kits/archive-kit.js';
 import { readSuiteFolder } from '../src/node/archive/inputs-store.js';
 import { insertTrial, storeEpisode } from '../src/node/archive/trials-store.js';
-import { scoreEpisode } from '../src/node/eval/evaluate-episode.js';
+import { scoreEpisode } from '../src/node/eval/score-episode.js';
 
 // A stage process hashes as the CLI does (Node's SHA-256).
 useNativeHash();

@@ -6,7 +6,7 @@ import { parseSeed } from '../core/world/seed.js';
 import { DEFAULT_ACT_TIMEOUT_MS, MAX_ACT_TIMEOUT_MS } from '../node/agents/open-agent.js';
 import { parseAgentCommand, parseAgentSpec, type AgentSpec } from '../node/agents/spec.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
-import { positiveIntegerArgument } from './options.js';
+import { positiveIntegerArgument } from './integer-argument.js';
 
 export const OUT_OPTION: OptionSpec = {
   name: 'out',

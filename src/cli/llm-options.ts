@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { loadAgentConfig } from '../node/agents/openai-chat/config-file.js';
 import { createSlots } from '../node/agents/openai-chat/slots.js';
-import { DEFAULT_MAX_CONNECTIONS, MAX_CONNECTIONS_LIMIT, OPENAI_CHAT_AGENT_ID } from '../node/agents/openai-chat/session.js';
+import { DEFAULT_MAX_CONNECTIONS, MAX_CONNECTIONS_LIMIT, OPENAI_CHAT_AGENT_ID } from '../node/agents/openai-chat/limits.js';
 import type { AgentSpec } from '../node/agents/spec.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
 

@@ -8,6 +8,9 @@ import { MAX_RESAMPLES } from '../core/stats/bootstrap.js';
 import type { Suite } from '../core/world/suite.js';
 import { loadGeneratedSuite } from '../node/generated-suite.js';
 import type { OptionSpec, ParsedArgs, Report } from './command.js';
+import { positiveIntegerArgument } from './integer-argument.js';
+
+export { positiveIntegerArgument } from './integer-argument.js';
 
 export const SUITE_OPTIONS: readonly OptionSpec[] = [
   { name: 'suite', kind: 'value', valueName: 'DIR', description: 'the suite directory (give this or --generated-suite)' },
@@ -26,27 +29,6 @@ export function suiteDirArgument(args: ParsedArgs): string {
   if (generated !== undefined) return loadGeneratedSuite(generated).suiteDir;
   if (suite === undefined) throw new UsageError('missing required option: --suite DIR (or --generated-suite DIR)');
   return suite;
-}
-
-/**
- * A canonical decimal integer in [1, max] for `option`, else a usage error
- * that says what is wrong with the value (negative, a leading zero, out of
- * range, not an integer) and the range it must be in.
- */
-export function positiveIntegerArgument(option: string, text: string, max: number): number {
-  const rule = `must be an integer in [1, ${max}]`;
-  if (/^[1-9][0-9]*$/.test(text) && text.length <= String(max).length && Number(text) <= max) return Number(text);
-  let problem: string;
-  if (text === '') problem = 'the value is empty';
-  else if (/^-[0-9]+$/.test(text)) problem = `${text} is negative`;
-  else if (/^0[0-9]+$/.test(text)) problem = `${text} has a leading zero (write it with no leading zeros)`;
-  else if (/^[0-9]+$/.test(text)) problem = `${text} is out of range`;
-  else problem = `'${text}' is not a decimal integer`;
-  return usage(`${option}: ${problem}: ${rule}`);
-}
-
-function usage(message: string): never {
-  throw new UsageError(message);
 }
 
 /**

@@ -83,6 +83,7 @@ import { ACTIVE, DEAD, EVACUATED, STRANDED, type EpisodeObserver, type EpisodeOu
 import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED } from '../sim/resolver.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import { STAY, cellPair } from '../world/grid.js';
+import { fireGrowth } from '../world/fire.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import { FireDistanceField, NO_FIRE, inDangerZone } from './fire-distance.js';
 import { fractionOrNull, formatFraction } from './fraction.js';
@@ -183,7 +184,7 @@ export class MetricsObserver implements EpisodeObserver {
     const n = start.startCells.length;
     this.population = n;
     this.fire = new FireDistanceField(grid);
-    this.fire.addBurning(start.fire.newlyBurning[0] ?? []);
+    this.fire.addBurning(fireGrowth(start.fire).newlyAt(0));
     grid.exits.forEach((cell, k) => this.exitIndex.set(cell, k));
     const exits = grid.exits.length;
     this.exitCount = new Int32Array(exits);

@@ -14,6 +14,7 @@ import type { Arena } from './arena.js';
 import { MismatchError, ModelOutputError, ValidationError } from '../errors.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { prepareEpisode } from '../world/episode-start.js';
+import { fireGrowth } from '../world/fire.js';
 import type { CellPair, Grid } from '../world/grid.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import type { EpisodeObserver, EpisodeOutcome, StepEvent, TerminationReason } from './events.js';
@@ -211,7 +212,7 @@ export function replayFromStart(
   checkHeader(compare, record, scenario, start.seed);
   const sim = new EpisodeSimulation(start);
   compare.cells('initial.people', record.initial.people, start.startCells);
-  compare.cells('initial.burning', record.initial.burning, start.fire.newlyBurning[0]!);
+  compare.cells('initial.burning', record.initial.burning, fireGrowth(start.fire).newlyAt(0));
 
   const { trajectory } = record;
   // The comparison reads each event before the next step; observers might keep them.

@@ -96,9 +96,12 @@ function outcomesText(value: unknown): string {
 function writeRecord(record: RunRecord): string {
   if (!hasExactly(record, RECORD_KEYS) || !hasExactly(record.initial, INITIAL_KEYS)) throw new Unexpected();
   const trajectory = array<RecordStep>(record.trajectory);
-  let steps = '[';
-  for (let k = 0; k < trajectory.length; k++) steps += (k === 0 ? '' : ',') + stepText(trajectory[k]!);
-  steps += ']';
+  // Joined, not appended: appending made one rope of every step's pieces,
+  // hundreds of thousands of young string objects for a long episode, which
+  // a scavenge then copied (one took 0.18 s of a 10,000-step `episode run`).
+  const texts = new Array<string>(trajectory.length);
+  for (let k = 0; k < trajectory.length; k++) texts[k] = stepText(trajectory[k]!);
+  const steps = '[' + texts.join(',') + ']';
   return (
     '{"action_schema_version":' +
     text(record.action_schema_version) +

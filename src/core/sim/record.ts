@@ -21,6 +21,7 @@
 import { fileDigest } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
+import { fireGrowth } from '../world/fire.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import { NOT_BLOCKED } from './resolver.js';
 import {
@@ -64,6 +65,13 @@ declare const TextDecoder: (new () => { decode(bytes: Uint8Array): string }) | u
 const decoder = typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
 const CHUNK = 8192;
 let charBytes = new Uint8Array(CHUNK);
+/** The record characters by direction code. */
+const DIRECTION_CHARS: readonly string[] = DIRECTION_CODES.map((code) => String.fromCharCode(code));
+// Up to this many moves, appending one character at a time is cheaper than
+// a pass into bytes and a decode, which cost about a microsecond a call
+// whatever the length (measured: 10 moves, 0.13 us against 0.9 us): the
+// fixed cost of every step of a long episode with few people.
+const SHORT = 32;
 
 function asciiText(bytes: Uint8Array): string {
   if (decoder !== undefined) return decoder.decode(bytes);
@@ -81,6 +89,11 @@ function asciiText(bytes: Uint8Array): string {
  */
 export function directionString(moves: Uint8Array, blocked?: Uint8Array): string {
   const n = moves.length;
+  if (n <= SHORT) {
+    let out = '';
+    for (let k = 0; k < n; k++) out += DIRECTION_CHARS[blocked !== undefined && blocked[k] !== NOT_BLOCKED ? 0 : moves[k]!]!;
+    return out;
+  }
   if (charBytes.length < n) charBytes = new Uint8Array(Math.max(n, 2 * charBytes.length));
   const bytes = charBytes;
   // Table reads rather than branches: blocked and direction vary person by person.
@@ -109,19 +122,28 @@ function outcomeStatus(status: number): OutcomeStatus {
 }
 
 /** The record entry of one step event. */
+// Shared by the steps in which nothing evacuates, dies or ignites (most steps
+// of a long episode): three fewer allocations a step. Frozen, so no reader
+// can write into every such step at once.
+const NONE: readonly never[] = Object.freeze([]);
+
 export function recordStepOf(grid: Grid, event: StepEvent): RecordStep {
   const { active, moves, resolution } = event;
-  const evacuated: string[] = [];
+  let evacuated: string[] | undefined;
   for (let k = 0; k < active.length; k++) {
-    if (resolution.evacuated[k] === 1) evacuated.push(personId(active[k]!));
+    if (resolution.evacuated[k] === 1) (evacuated ??= []).push(personId(active[k]!));
   }
-  const died = new Array<string>(event.died.length);
-  for (let k = 0; k < died.length; k++) died[k] = personId(event.died[k]!);
+  let died: readonly string[] = NONE;
+  if (event.died.length > 0) {
+    const ids = new Array<string>(event.died.length);
+    for (let k = 0; k < ids.length; k++) ids[k] = personId(event.died[k]!);
+    died = ids;
+  }
   return {
     actions: directionString(moves),
-    burning: cellPairs(grid, event.newlyBurning),
+    burning: event.newlyBurning.length === 0 ? NONE : cellPairs(grid, event.newlyBurning),
     died,
-    evacuated,
+    evacuated: evacuated ?? NONE,
     moved: directionString(moves, resolution.blocked),
   };
 }
@@ -150,7 +172,7 @@ export class RecordBuilder implements EpisodeObserver {
     this.result = {
       action_schema_version: BENCHMARK_VERSIONS.action_schema_version,
       initial: {
-        burning: cellPairs(scenario.grid, fire.newlyBurning[0]!),
+        burning: cellPairs(scenario.grid, fireGrowth(fire).newlyAt(0)),
         people: cellPairs(scenario.grid, startCells),
       },
       observation_version: BENCHMARK_VERSIONS.observation_version,

@@ -18,6 +18,7 @@ import { Arena } from './arena.js';
 import type { MoveView } from './move-view.js';
 import { MovementResolver } from './resolver.js';
 import { FLOOR, type CellPair, type Grid } from '../world/grid.js';
+import { fireGrowth, type FireGrowth } from '../world/fire.js';
 import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
 
 /** An empty person list, shared (a zero-length array cannot be written to). */
@@ -38,6 +39,8 @@ function mergeAscending(base: readonly number[], added: readonly number[]): numb
 export class EpisodeSimulation implements ActionCheckContext {
   readonly grid: Grid;
   readonly fire: FireWorld;
+  /** The fire as far as this episode has come (computed step by step, fire.ts). */
+  private readonly growth: FireGrowth;
   readonly ignitionStep: Int32Array;
   /** N. */
   readonly population: number;
@@ -78,12 +81,12 @@ export class EpisodeSimulation implements ActionCheckContext {
     const grid = scenario.grid;
     this.grid = grid;
     this.fire = fire;
-    this.ignitionStep = fire.ignitionStep;
     this.population = startCells.length;
     this.maxSteps = scenario.maxSteps;
-    if (fire.maxSteps !== this.maxSteps || fire.newlyBurning.length !== this.maxSteps + 1) {
-      throw new RangeError('the fire world does not cover the scenario horizon');
-    }
+    if (fire.maxSteps !== this.maxSteps) throw new RangeError('the fire world does not cover the scenario horizon');
+    this.growth = fireGrowth(fire);
+    // Exact for B(0) now, and for B(t) once newlyAt(t) has run: every read below is of a snapshot computed.
+    this.ignitionStep = this.growth.ignitionStep;
     const ids = new Array<string>(this.population);
     const activeNow = new Int32Array(this.population);
     this.resolver = new MovementResolver(grid, this.arena);
@@ -92,7 +95,7 @@ export class EpisodeSimulation implements ActionCheckContext {
     for (let i = 0; i < this.population; i++) {
       const cell = startCells[i]!;
       // Scenario validation guarantees these; a violation is a library bug.
-      if (grid.kinds[cell] !== FLOOR || fire.ignitionStep[cell]! <= 0 || seen[cell] === 1) {
+      if (grid.kinds[cell] !== FLOOR || this.ignitionStep[cell]! <= 0 || seen[cell] === 1) {
         throw new RangeError(`person ${i} starts on a cell that is not a free, non-burning floor cell`);
       }
       seen[cell] = 1;
@@ -163,7 +166,7 @@ export class EpisodeSimulation implements ActionCheckContext {
     if (this.burningViewStep === this.now) return this.burningView;
     let added: number[] = [];
     for (let s = this.burningViewStep + 1; s <= this.now; s++) {
-      const fresh = this.fire.newlyBurning[s]!;
+      const fresh = this.growth.newlyAt(s);
       if (fresh.length > 0) added = added.length === 0 ? fresh.slice() : mergeAscending(added, fresh);
     }
     if (added.length > 0 || this.burningViewStep < 0) {
@@ -208,7 +211,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       viewPersons[k] = i;
       viewCells[k] = cells[i]!;
     }
-    const fresh = this.fire.newlyBurning[this.now]!;
+    const fresh = this.growth.newlyAt(this.now);
     if (this.viewAdded.length < fresh.length) this.viewAdded = new Int32Array(fresh.length);
     const added = this.viewAdded;
     for (let k = 0; k < fresh.length; k++) added[k] = fresh[k]!;
@@ -257,7 +260,8 @@ export class EpisodeSimulation implements ActionCheckContext {
     // 3. Movement. The action check kept every target out of B(t), so an exit won is non-burning.
     const resolution = this.resolver.resolve(cellsBefore, moves);
 
-    // 4-5. Fire is B(t+1) from the fire world; whoever stands on it dies.
+    // 4-5. Fire is B(t+1) from the fire world (computed up to t+1 here); whoever stands on it dies.
+    const newlyBurning = this.growth.newlyAt(t1);
     const next = arena.int32(n);
     const died = arena.int32(n);
     let remaining = 0;
@@ -303,7 +307,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       moves,
       resolution,
       died: deaths === 0 ? NOBODY : died.subarray(0, deaths),
-      newlyBurning: this.fire.newlyBurning[t1]!,
+      newlyBurning,
     };
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject } from '../json/canonical.js';
-import { buildFireWorld, fireWorldDigest, spreadThresholds } from './fire.js';
+import { buildFireWorld, fireGrowth, fireWorldDigest, spreadThresholds } from './fire.js';
 import { parseScenarioText, validateScenario } from './scenario.js';
 import { NEVER } from './scenario-types.js';
 
@@ -119,5 +119,35 @@ describe('buildFireWorld', () => {
     expect(world.newlyBurning).toHaveLength(301);
     expect(world.newlyBurning.reduce((n, cells) => n + cells.length, 0)).toBe(PY_HALL_0.burned);
     expect(Math.max(...Array.from(world.ignitionStep).filter((s) => s !== NEVER))).toBe(PY_HALL_0.lastIgnition);
+  });
+
+  it('computes step by step as an episode reads it, with the very cells of the whole computation', () => {
+    const scenario = fixture('large-hall.json');
+    const whole = buildFireWorld(scenario, '0');
+    const lazy = buildFireWorld(scenario, '0');
+    const growth = fireGrowth(lazy);
+    for (let t = 0; t <= 40; t++) {
+      expect(growth.newlyAt(t)).toEqual(whole.newlyBurning[t]);
+      // Up to t, membership in B(t) reads right; nothing later is marked yet.
+      for (let cell = 0; cell < growth.ignitionStep.length; cell++) {
+        const step = whole.ignitionStep[cell]!;
+        expect(growth.ignitionStep[cell]).toBe(step <= t ? step : NEVER);
+      }
+    }
+    // A later snapshot first, then an earlier one; then the whole trajectory and its digest.
+    expect(growth.newlyAt(200)).toEqual(whole.newlyBurning[200]);
+    expect(growth.newlyAt(60)).toEqual(whole.newlyBurning[60]);
+    expect(lazy.newlyBurning).toEqual(whole.newlyBurning);
+    expect(growth.ignitionStep).toBe(lazy.ignitionStep);
+    expect(lazy.digest).toBe(PY_HALL_0.digest);
+    expect(() => growth.newlyAt(301)).toThrow(RangeError);
+  });
+
+  it('reads a fire world given whole (a plain object) as it is, and refuses one short of its horizon', () => {
+    const whole = buildFireWorld(corridor('1', [{ cell: [1, 5], step: 0 }], 6), '9');
+    const plain = { maxSteps: 6, ignitionStep: whole.ignitionStep, newlyBurning: whole.newlyBurning, digest: whole.digest };
+    expect(fireGrowth(plain).newlyAt(3)).toEqual([9]);
+    expect(fireGrowth(plain).ignitionStep).toBe(whole.ignitionStep);
+    expect(() => fireGrowth({ ...plain, newlyBurning: whole.newlyBurning.slice(0, 6) })).toThrow(RangeError);
   });
 });

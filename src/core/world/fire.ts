@@ -1,7 +1,7 @@
 /**
  * The fire world (environment.md sections 3 and 5): the burning sets
- * B(0..H) of one (scenario, seed), a function of those two alone and always
- * computed to the horizon H.
+ * B(0..H) of one (scenario, seed), a function of those two alone, computed
+ * as far as it is read (to the horizon H for a reader of the whole).
  *
  * B(0) = step-0 ignitions + `count` candidates drawn with the "ignition"
  * stream. For t = 0..H-1, B(t+1) = B(t) + ignitions scheduled at t+1 +
@@ -46,87 +46,192 @@ export function spreadThresholds(p: string): number[] {
   return thresholds;
 }
 
-export function buildFireWorld(scenario: Scenario, seed: string): FireWorld {
-  const { grid, maxSteps } = scenario;
-  const size = grid.kinds.length;
-  const cols = grid.cols;
-  const thresholds = spreadThresholds(scenario.spreadProbability);
-  const ignitionStep = new Int32Array(size).fill(NEVER);
-  const newlyBurning: number[][] = [];
+/**
+ * What an episode reads of its fire world as it advances: the fire is
+ * computed step by step as far as the episode has come (an episode that
+ * ends early never pays for the steps up to H), with the very draws and
+ * cells of the whole computation, since B(t+1) depends on B(t) and the
+ * stream alone.
+ */
+export interface FireGrowth {
+  /**
+   * The fire world's ignition steps as far as computed: exact for every
+   * cell that ignites by the last computed snapshot, NEVER for the others,
+   * so `ignitionStep[cell] <= t` is B(t) membership for every snapshot t
+   * computed (by newlyAt). The same array the whole world ends with.
+   */
+  readonly ignitionStep: Int32Array;
+  /** B(t) minus B(t - 1) (B(0) for t = 0), computing the fire up to snapshot t first. */
+  newlyAt(t: number): readonly number[];
+}
 
-  // Ignitions by step; a cell listed for a step it already burns at adds nothing.
-  const scheduled = new Map<number, number[]>();
-  for (const { cell, step } of scenario.ignitions) {
-    const list = scheduled.get(step);
-    if (list === undefined) scheduled.set(step, [cell]);
-    else list.push(cell);
+/** The state of the spread between two snapshots (fire.ts), dropped once the horizon is reached. */
+interface Spread {
+  readonly thresholds: readonly number[];
+  /** Ignitions by step after step 0; a cell listed for a step it already burns at adds nothing. */
+  readonly scheduled: ReadonlyMap<number, readonly number[]>;
+  readonly frontier: Frontier;
+  /**
+   * Each cell's number of burning neighbours (N, E, S, W) in B(t), kept as
+   * cells ignite rather than recounted at every draw.
+   */
+  readonly burningNeighbours: Uint8Array;
+  readonly fresh: Int32Array;
+  readonly rng: { next(): number };
+}
+
+/**
+ * The fire world of one (scenario, seed), computed lazily: B(0) at once,
+ * further snapshots as an episode asks for them (growth), and the rest up to
+ * H when a reader takes the whole trajectory (ignitionStep, newlyBurning,
+ * digest), as references and packs do.
+ */
+class LazyFireWorld implements FireWorld {
+  readonly maxSteps: number;
+  readonly growth: FireGrowth;
+  private readonly grid: Grid;
+  private readonly ignition: Int32Array;
+  private readonly steps: number[][] = [];
+  private spread: Spread | null;
+  private digestText: string | undefined;
+
+  constructor(scenario: Scenario, seed: string) {
+    const { grid, maxSteps } = scenario;
+    const size = grid.kinds.length;
+    this.maxSteps = maxSteps;
+    this.grid = grid;
+    const ignitionStep = new Int32Array(size).fill(NEVER);
+    this.ignition = ignitionStep;
+
+    const scheduled = new Map<number, number[]>();
+    for (const { cell, step } of scenario.ignitions) {
+      const list = scheduled.get(step);
+      if (list === undefined) scheduled.set(step, [cell]);
+      else list.push(cell);
+    }
+    const start = new Set<number>(scheduled.get(0) ?? []);
+    if (scenario.candidateCount > 0) {
+      const rng = streamRng(scenario.hash, seed, 'ignition');
+      for (const cell of rng.choose(scenario.candidateCells, scenario.candidateCount)) start.add(cell);
+    }
+    const initial = [...start].sort((a, b) => a - b);
+    for (const cell of initial) ignitionStep[cell] = 0;
+    this.steps.push(initial);
+
+    this.spread = {
+      thresholds: spreadThresholds(scenario.spreadProbability),
+      scheduled,
+      frontier: new Frontier(grid.kinds, ignitionStep),
+      burningNeighbours: new Uint8Array(size),
+      fresh: new Int32Array(size),
+      rng: streamRng(scenario.hash, seed, 'fire'),
+    };
+    for (const cell of initial) this.ignite(cell);
+    this.spread.frontier.settle();
+    if (maxSteps === 0) this.spread = null;
+    this.growth = { ignitionStep, newlyAt: (t) => this.newlyAt(t) };
   }
 
-  const start = new Set<number>(scheduled.get(0) ?? []);
-  if (scenario.candidateCount > 0) {
-    const rng = streamRng(scenario.hash, seed, 'ignition');
-    for (const cell of rng.choose(scenario.candidateCells, scenario.candidateCount)) start.add(cell);
+  get ignitionStep(): Int32Array {
+    this.advanceTo(this.maxSteps);
+    return this.ignition;
   }
-  const initial = [...start].sort((a, b) => a - b);
-  for (const cell of initial) ignitionStep[cell] = 0;
-  newlyBurning.push(initial);
 
-  const frontier = new Frontier(grid.kinds, ignitionStep);
-  // Each cell's number of burning neighbours (N, E, S, W) in B(t), kept as
-  // cells ignite rather than recounted at every draw.
-  const burningNeighbours = new Uint8Array(size);
-  const ignite = (cell: number): void => {
+  get newlyBurning(): readonly (readonly number[])[] {
+    this.advanceTo(this.maxSteps);
+    return this.steps;
+  }
+
+  // The digest hashes every newly burning cell, which costs more than the
+  // simulation itself; only packs and audits read it, so it is computed on
+  // first read and kept.
+  get digest(): string {
+    return (this.digestText ??= fireWorldDigest(this.grid, this.newlyBurning));
+  }
+
+  private newlyAt(t: number): readonly number[] {
+    if (t >= this.steps.length) this.advanceTo(t);
+    const cells = this.steps[t];
+    if (cells === undefined) throw new RangeError(`snapshot ${t} is beyond the fire world's horizon ${this.maxSteps}`);
+    return cells;
+  }
+
+  private ignite(cell: number): void {
+    const { burningNeighbours, frontier } = this.spread!;
+    const cols = this.grid.cols;
+    const size = burningNeighbours.length;
     const col = cell % cols;
     if (cell >= cols) burningNeighbours[cell - cols]++;
     if (col + 1 < cols) burningNeighbours[cell + 1]++;
     if (cell + cols < size) burningNeighbours[cell + cols]++;
     if (col > 0) burningNeighbours[cell - 1]++;
     frontier.offerNeighbours(cell, cols);
-  };
-  for (const cell of initial) ignite(cell);
-  frontier.settle();
-
-  const fresh = new Int32Array(size);
-  const fireRng = streamRng(scenario.hash, seed, 'fire');
-  for (let t = 0; t < maxSteps; t++) {
-    const next = t + 1;
-    let count = 0;
-    const { cells, count: frontierCount } = frontier;
-    for (let f = 0; f < frontierCount; f++) {
-      const cell = cells[f]!;
-      if (fireRng.next() < thresholds[burningNeighbours[cell]!]!) fresh[count++] = cell;
-    }
-    // Marked only after every draw of this phase: draws depend on B(t) alone.
-    for (let k = 0; k < count; k++) ignitionStep[fresh[k]!] = next;
-    const drawn = count;
-    for (const cell of scheduled.get(next) ?? NONE) {
-      if (ignitionStep[cell] === NEVER) {
-        ignitionStep[cell] = next;
-        fresh[count++] = cell;
-      }
-    }
-    // The drawn cells are ascending already (the frontier is); scheduled ones are not.
-    if (count > drawn) sortAscending(fresh, count);
-    const ignited = new Array<number>(count);
-    for (let k = 0; k < count; k++) {
-      const cell = fresh[k]!;
-      ignited[k] = cell;
-      ignite(cell);
-    }
-    newlyBurning.push(ignited);
-    if (count > 0) frontier.settle();
   }
 
-  // The digest hashes every newly burning cell, which costs more than the
-  // simulation itself; only packs and audits read it, so it is computed on
-  // first read and kept.
-  let digest: string | undefined;
+  /** Computes B(t + 1) for every computed t below `target` (at most H). */
+  private advanceTo(target: number): void {
+    const spread = this.spread;
+    if (spread === null) return;
+    const last = Math.min(target, this.maxSteps);
+    const { thresholds, scheduled, frontier, burningNeighbours, fresh, rng } = spread;
+    const ignitionStep = this.ignition;
+    for (let t = this.steps.length - 1; t < last; t++) {
+      const next = t + 1;
+      let count = 0;
+      const { cells, count: frontierCount } = frontier;
+      for (let f = 0; f < frontierCount; f++) {
+        const cell = cells[f]!;
+        if (rng.next() < thresholds[burningNeighbours[cell]!]!) fresh[count++] = cell;
+      }
+      // Marked only after every draw of this phase: draws depend on B(t) alone.
+      for (let k = 0; k < count; k++) ignitionStep[fresh[k]!] = next;
+      const drawn = count;
+      for (const cell of scheduled.get(next) ?? NONE) {
+        if (ignitionStep[cell] === NEVER) {
+          ignitionStep[cell] = next;
+          fresh[count++] = cell;
+        }
+      }
+      // The drawn cells are ascending already (the frontier is); scheduled ones are not.
+      if (count > drawn) sortAscending(fresh, count);
+      const ignited = new Array<number>(count);
+      for (let k = 0; k < count; k++) {
+        const cell = fresh[k]!;
+        ignited[k] = cell;
+        this.ignite(cell);
+      }
+      this.steps.push(ignited);
+      if (count > 0) frontier.settle();
+    }
+    if (this.steps.length === this.maxSteps + 1) {
+      this.spread = null; // the horizon: the frontier and counts are garbage now
+    }
+  }
+}
+
+/**
+ * The fire world of (scenario, seed). Its trajectory is computed as it is
+ * read: step by step through fireGrowth (the simulation), to the horizon
+ * when the whole of it is read.
+ */
+export function buildFireWorld(scenario: Scenario, seed: string): FireWorld {
+  return new LazyFireWorld(scenario, seed);
+}
+
+/**
+ * The step-by-step view of a fire world. A fire world given whole (a plain
+ * object, as the test kits build) is read as it is.
+ */
+export function fireGrowth(fire: FireWorld): FireGrowth {
+  if (fire instanceof LazyFireWorld) return fire.growth;
+  const { ignitionStep, newlyBurning, maxSteps } = fire;
+  if (newlyBurning.length !== maxSteps + 1) throw new RangeError('the fire world does not cover its horizon');
   return {
-    maxSteps,
     ignitionStep,
-    newlyBurning,
-    get digest(): string {
-      return (digest ??= fireWorldDigest(grid, newlyBurning));
+    newlyAt: (t) => {
+      const cells = newlyBurning[t];
+      if (cells === undefined) throw new RangeError(`snapshot ${t} is beyond the fire world's horizon ${maxSteps}`);
+      return cells;
     },
   };
 }

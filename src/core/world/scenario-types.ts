@@ -41,7 +41,9 @@ export const NEVER = 0x7fffffff;
 
 /**
  * The fire trajectory B(0..H) of one (scenario, seed): a function of those
- * two alone, always computed to the horizon.
+ * two alone. Reading `ignitionStep` or `newlyBurning` gives it whole (up to
+ * H); an episode reads it step by step through fireGrowth (fire.ts), which
+ * computes no further than the episode has come.
  */
 export interface FireWorld {
   readonly maxSteps: number;

@@ -9,10 +9,7 @@ import { statSync } from 'node:fs';
 import { fieldError } from '../../core/errors.js';
 import type { EntryPoints } from '../entry-points.js';
 import type { ResourceScope } from '../lifetime.js';
-import { openCommandAgentFactory } from './command-agent.js';
-import { openModuleAgentFactory } from './module-agent.js';
 import { DEFAULT_AGENT_SANDBOX_OPTIONS, type AgentSandboxOptions } from './sandbox-options.js';
-import { openLlmSession } from './openai-chat/session.js';
 import { builtinAgentFactory, resolveAgentModule, type AgentSession, type AgentSpec } from './spec.js';
 
 /** Default deadline of one act, in ms (also of one factory call in the module host). */
@@ -58,7 +55,9 @@ export function checkAgentPaths(agentPaths: readonly string[]): void {
  * host), a JS/TS module in a child process host, or a command on the line
  * protocol. Module and command problems that can be seen before an episode
  * (not found, import failure, missing export) are thrown here as AgentError
- * (exit 4); bad options as UsageError (exit 2).
+ * (exit 4); bad options as UsageError (exit 2). Each kind's host is
+ * imported only when that kind is opened: a builtin run loaded the module
+ * host, the line protocol and the chat adapter's HTTP client for nothing.
  */
 export async function openAgent(spec: AgentSpec, opts: OpenAgentOptions): Promise<AgentSession> {
   checkActTimeout(opts.actTimeoutMs);
@@ -68,6 +67,7 @@ export async function openAgent(spec: AgentSpec, opts: OpenAgentOptions): Promis
       return { factory: builtinAgentFactory(spec.id), close: async () => undefined };
     case 'module': {
       const file = resolveAgentModule(spec.module, opts.agentPaths);
+      const { openModuleAgentFactory } = await import('./module-agent.js');
       return openModuleAgentFactory(file, spec.exportName, {
         actTimeoutMs: opts.actTimeoutMs,
         label: spec.module,
@@ -76,14 +76,18 @@ export async function openAgent(spec: AgentSpec, opts: OpenAgentOptions): Promis
         sandbox: { options: opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS, agentPaths: opts.agentPaths },
       });
     }
-    case 'command':
+    case 'command': {
+      const { openCommandAgentFactory } = await import('./command-agent.js');
       return openCommandAgentFactory(spec.argv, {
         actTimeoutMs: opts.actTimeoutMs,
         scope: opts.scope,
         sandbox: { options: opts.sandbox ?? DEFAULT_AGENT_SANDBOX_OPTIONS, agentPaths: opts.agentPaths },
       });
-    case 'llm':
+    }
+    case 'llm': {
       // In process: model calls are async network waits, not agent code.
+      const { openLlmSession } = await import('./openai-chat/session.js');
       return openLlmSession(spec.options);
+    }
   }
 }

@@ -12,13 +12,13 @@
  * (the CLI), nothing more is computed than the runner needs.
  */
 
-import { AgentError, EndpointError, ModelOutputError, ValidationError } from '../../core/errors.js';
+import { AgentError, EndpointError, ModelOutputError } from '../../core/errors.js';
 import { measureRecord, type MeasuredEpisode } from '../../core/eval/authenticate.js';
 import type { ManifestEpisode } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import { episodeFacts, episodeReferences, routeEventsOf, type EpisodeFacts } from '../../core/scoring/episode-evaluation.js';
-import { scoreFromFacts, type ScoreBreakdown } from '../../core/scoring/evidence.js';
+import type { EpisodeFacts } from '../../core/scoring/episode-evaluation.js';
+import type { ScoreBreakdown } from '../../core/scoring/evidence.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
 import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
@@ -98,20 +98,6 @@ export function episodeAgentError(error: AgentError, job: EpisodeJob): AgentErro
   return error instanceof ModelOutputError ? new ModelOutputError(message) : new AgentError(error.failure, message);
 }
 
-/** The references and score of a measured episode (the computation `score` does per episode-trial). */
-export function scoreEpisode(job: EpisodeJob, measured: MeasuredEpisode, episode: ResultEpisode, context: EpisodeScoringContext, source: string): EpisodeScoring {
-  const refs = episodeReferences(measured.start);
-  const pinned = context.pack?.maxEvacuated[job.index];
-  if (context.pack !== undefined && pinned !== refs.maxEvacuated) {
-    // The same check as the scorer's checkMaxEvacuatedAgainstPack: the pack was tampered with, or is another run's.
-    throw new ValidationError(`${source}: episode ${job.index}: M* is ${refs.maxEvacuated}, environment pack ${context.pack.packId} pins ${pinned ?? 'nothing'}`);
-  }
-  const facts = episodeFacts(measured, refs, routeEventsOf(measured.start, refs, episode.record, source));
-  if (refs.maxEvacuated === 0) return { maxEvacuated: 0, applicable: false, status: 'not_applicable', score: null, breakdown: null, facts };
-  const scored = scoreFromFacts(facts);
-  return { maxEvacuated: refs.maxEvacuated, applicable: true, status: scored.status, score: scored.score, breakdown: scored.breakdown, facts };
-}
-
 /**
  * Evaluates one episode with a fresh agent from `factory` (an AgentSession's
  * factory). Agent failures are AgentError (exit 4, or a failure
@@ -138,5 +124,8 @@ export async function evaluateEpisode(
   const measured = measureRecord(scenario, run.record, source);
   const episode: ResultEpisode = { index: job.index, metrics: measured.metrics, record: run.record };
   if (options.scoring === undefined) return { episode, measured };
+  // Imported here: the scorer (references, route events, exact decimals) is
+  // many modules that `episode run`, which scores nothing, need not load.
+  const { scoreEpisode } = await import('./score-episode.js');
   return { episode, measured, scoring: scoreEpisode(job, measured, episode, options.scoring, source) };
 }

@@ -18,11 +18,7 @@ import { ResponseCache } from './cache.js';
 import { closeTransport, openTransport } from './client.js';
 import { ConnectionSlots, createSlots } from './slots.js';
 
-/** The builtin agent ID of the adapter. */
-export const OPENAI_CHAT_AGENT_ID = 'openai-chat';
-/** The default of --max-connections. */
-export const DEFAULT_MAX_CONNECTIONS = 8;
-export const MAX_CONNECTIONS_LIMIT = 1024;
+export { DEFAULT_MAX_CONNECTIONS, MAX_CONNECTIONS_LIMIT, OPENAI_CHAT_AGENT_ID } from './limits.js';
 
 export interface LlmAgentOptions {
   readonly config: AgentConfig;
