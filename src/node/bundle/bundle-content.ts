@@ -21,7 +21,7 @@ import { DEFAULT_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { comparisonSummary } from '../../core/scoring/compare.js';
 import { fileSha256 } from '../files.js';
 import { runSteps, type Steps } from '../../core/steps.js';
-import { authenticateAgainstSteps, scoreAuthenticatedSteps, streamedTrial } from '../workflows/score.js';
+import { authenticateAgainstSteps, scoreAuthenticatedSteps, streamedTrialSteps } from '../workflows/score.js';
 
 export interface BundleInput {
   readonly pack: EnvironmentPack;
@@ -91,7 +91,7 @@ function* groupByModel(pack: EnvironmentPack, results: BundleInput['results']): 
     const sha256 = fileSha256(result.path);
     // Its trial number within its model is known from its head, before its episodes are evaluated.
     let group: ModelGroup | undefined;
-    const streamed = streamedTrial(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
+    const streamed = yield* streamedTrialSteps(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
     group!.trials.push({ trial: streamed.trial, subject: streamed.subject, file: { path: result.path, sha256 }, source });
   }
   if (groups.length > 2) {

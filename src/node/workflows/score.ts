@@ -27,8 +27,8 @@ import type { Suite } from '../../core/world/suite.js';
 import { driveSteps } from '../cooperative.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import {
-  authenticateResultFile,
-  authenticateResultPieces,
+  authenticateResultFileSteps,
+  authenticateResultPiecesSteps,
   type ResultPieces,
   type StreamAuthenticateOptions,
   type StreamedHead,
@@ -137,7 +137,7 @@ export interface ScoreFilesOptions {
   readonly force: boolean;
   /**
    * A result file larger than this many bytes is authenticated and scored
-   * by streaming (streamedTrial); default MAX_TEXT_INPUT_BYTES, the most
+   * by streaming (streamedTrialSteps); default MAX_TEXT_INPUT_BYTES, the most
    * read as one text. Tests set 0 to stream every result.
    */
   readonly streamAbove?: number;
@@ -178,7 +178,7 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
       const trials: ScoringTrial[] = [];
       for (const [k, path] of resultPaths.entries()) {
         const text = texts[k]!;
-        trials.push(text === null ? streamedTrial(suite, pack, path, k).trial : yield* authenticateAgainstSteps(suite, pack, text, path));
+        trials.push(text === null ? (yield* streamedTrialSteps(suite, pack, path, k)).trial : yield* authenticateAgainstSteps(suite, pack, text, path));
       }
       return yield* scoreAuthenticatedSteps({ suite, pack, packSource: target.dir, trials, results: resultPaths.map((source) => ({ source })), failures, resamples: opts.resamples });
     })(),
@@ -203,33 +203,34 @@ export interface StreamedTrial {
  * episode whatever the file's size. `trial` is its trial number, or a
  * function that tells it from the result's head (its model ID). The report
  * is the same, byte for byte, as from the whole text (scored-trials.ts).
+ * As steps (src/core/steps.ts): a step per chunk read and per replayed episode.
  * Errors are those of the whole-text path; a file with several problems may
  * name another first.
  */
-export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): StreamedTrial {
-  return trialOfStream(pack, path, trial, (opts) => authenticateResultFile(path, path, suite, opts));
+export function streamedTrialSteps(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): Steps<StreamedTrial> {
+  return trialOfStreamSteps(pack, path, trial, (opts) => authenticateResultFileSteps(path, path, suite, opts));
 }
 
 /**
- * streamedTrial of a result given in pieces (ResultPieces: an archived
+ * streamedTrialSteps of a result given in pieces (ResultPieces: an archived
  * result composed from its stored episodes, result-reader.ts), named
  * `source` in messages: the same checks, the same evaluation, one episode
  * in memory at a time.
  */
 export function piecesTrial(suite: Suite, pack: EnvironmentPack | null, pieces: ResultPieces, source: string, trial: number): StreamedTrial {
-  return trialOfStream(pack, source, trial, (opts) => authenticateResultPieces(pieces, source, suite, opts));
+  return runSteps(trialOfStreamSteps(pack, source, trial, (opts) => authenticateResultPiecesSteps(pieces, source, suite, opts)));
 }
 
-function trialOfStream(
+function* trialOfStreamSteps(
   pack: EnvironmentPack | null,
   source: string,
   trial: number | ((head: StreamedHead) => number),
-  authenticate: (opts: StreamAuthenticateOptions) => StreamedResult,
-): StreamedTrial {
+  authenticate: (opts: StreamAuthenticateOptions) => Steps<StreamedResult>,
+): Steps<StreamedTrial> {
   const evaluated = new Map<number, EvaluatedEpisode>();
   const committed: CommittedEpisode[] = [];
   let number = typeof trial === 'number' ? trial : -1;
-  const streamed = authenticate({
+  const streamed = yield* authenticate({
     onHead: (head) => {
       if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, source);
       if (typeof trial === 'function') number = trial(head);
