@@ -1,11 +1,12 @@
 // Ctrl+C during the other long computations (issue 26): score's bootstrap,
 // pack build and pack verify (a fire world and M* per episode), bundle
-// create and bundle verify (replays and bootstraps). Each is started on an
+// create and bundle verify (replays and bootstraps), evaluation merge (the
+// streamed reading of a shard). Each is started on an
 // input that keeps it busy for far longer than the deadline below, and
 // interrupted once its progress shows the work running: it must exit 130
 // with the interrupt message and leave no output and no temporary folder.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ const BIG_SEEDS = '0..19999';
 const MANY_RESAMPLES = '1000000';
 /** Generous for a loaded machine; without the slices the delay is the rest of the work (tens of seconds to minutes). */
 const DEADLINE_MS = 10_000;
+const OPENING = '{"episodes":[';
 
 let scratch: string;
 let result: string;
@@ -91,6 +93,23 @@ describe('SIGINT during a long computation', () => {
     expect(readFileSync(join(bigPack, 'pack.json')).equals(packJson)).toBe(true);
     delays.push(`  pack verify: ${run.delayMs.toFixed(0)} ms`);
     expect(run.delayMs).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('evaluation merge: exits 130 while reading a shard and writes no result (the output lock is released)', { timeout: 180_000 }, async () => {
+    // 320 MB of well-formed structure (tiny objects as episodes): the reader's
+    // first pass over it takes tens of seconds before the first episode is replayed.
+    const unit = Buffer.from('{"x":0},');
+    const count = 40_000_000;
+    const bytes = Buffer.alloc(OPENING.length + unit.length * count);
+    bytes.write(OPENING);
+    for (let k = 0; k < count; k++) unit.copy(bytes, OPENING.length + k * unit.length);
+    const shard = join(scratch, 'big-shard.json');
+    writeFileSync(shard, bytes);
+    appendFileSync(shard, '{}],"failures":[]}\n');
+    const outDir = mkdtempSync(join(scratch, 'out-'));
+    const run = await interruptAtProgress(['evaluation', 'merge', shard, '--suite', TINY_SUITE, '--out', join(outDir, 'merged.json')], 'reading result');
+    rmSync(shard);
+    expectInterrupted('evaluation merge', run, 'reading result', outDir);
   });
 
   it('bundle create --resamples 1000000: exits 130 during the bootstraps and leaves no bundle', { timeout: 180_000 }, async () => {

@@ -60,6 +60,8 @@ import { INPUT_SIZE_LIMITS, MAX_RESULT_STRING_BYTES, MAX_TEXT_INPUT_BYTES, readB
 const KIND = 'evaluation result';
 const OPENING = Buffer.from('{"episodes":[', 'latin1');
 const READ_CHUNK_BYTES = 8 << 20;
+/** Bytes scanned between two steps (src/core/steps.ts). */
+const SCAN_STEP_BYTES = 1 << 16;
 /** A result's opening with no episodes: the tail completes it to a result text. */
 const EMPTY_EPISODES = '{"episodes":[]';
 
@@ -147,6 +149,8 @@ function* scanSteps(fd: number, size: number, chunkBytes: number, maxTail: numbe
     const long = strings.push(chunk);
     if (long >= 0) throw stringTooLong(source, KIND, long, MAX_RESULT_STRING_BYTES);
     for (let k = 0; k < n; k++) {
+      // A step per SCAN_STEP_BYTES too: a chunk of many tiny episodes takes long to scan.
+      if (k % SCAN_STEP_BYTES === SCAN_STEP_BYTES - 1) yield { what: 'reading result', done: offset + k, total: size };
       const b = chunk[k]!;
       const at = offset + k;
       if (phase === 5) {
