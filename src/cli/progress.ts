@@ -59,9 +59,18 @@ export function progressLine(io: CliIO, json: boolean): ProgressLine {
  * progress on a terminal's stderr.
  */
 export async function runLong<T>(steps: Steps<T>, io: CliIO, json: boolean): Promise<T> {
+  return withProgress(io, json, (onProgress) => driveSteps(steps, { onProgress }));
+}
+
+/**
+ * Runs a service that drives its own steps or I/O loop cooperatively and
+ * reports progress through `onProgress`: shown as runLong shows it, and
+ * blanked when the work ends (or fails).
+ */
+export async function withProgress<T>(io: CliIO, json: boolean, work: (onProgress: (progress: StepProgress) => void) => Promise<T>): Promise<T> {
   const line = progressLine(io, json);
   try {
-    return await driveSteps(steps, { onProgress: line.show });
+    return await work(line.show);
   } finally {
     line.end();
   }

@@ -33,12 +33,16 @@ import {
   PACK_MANIFEST_FILE,
   PACK_SUITE_DIR,
   authenticatePack,
+  authenticatePackSteps,
   buildPackValue,
+  buildPackValueSteps,
   fileBytesDigest,
   packText,
   type EnvironmentPack,
 } from '../core/pack/pack.js';
+import { runSteps, type StepProgress, type Steps } from '../core/steps.js';
 import { SUITE_MANIFEST_FILE, type Suite } from '../core/world/suite.js';
+import { driveSteps } from './cooperative.js';
 import { checkOutputDirectory, stripTrailingSeparators, syncDirectory, writeFileSynced, writeOutputDirectory, type OutputDirectoryHooks } from './output-directory.js';
 import { loadSuiteDir, readTextInput, suiteFromFiles } from './inputs.js';
 
@@ -71,6 +75,11 @@ function digestsOf(files: ReadonlyMap<string, Uint8Array>): Map<string, string> 
 
 /** Loads and authenticates a pack directory (exit 3 on any problem). */
 export function loadPack(dir: string, options: LoadPackOptions = {}): EnvironmentPack {
+  return runSteps(loadPackSteps(dir, options));
+}
+
+/** loadPack as steps (src/core/steps.ts): with `recompute`, one step per recomputed episode. */
+export function* loadPackSteps(dir: string, options: LoadPackOptions = {}): Steps<EnvironmentPack> {
   const base = stripTrailingSeparators(dir);
   let entries: { name: string; isFile: boolean; isDirectory: boolean }[];
   try {
@@ -98,7 +107,7 @@ export function loadPack(dir: string, options: LoadPackOptions = {}): Environmen
   const suiteDir = `${base}/${PACK_SUITE_DIR}`;
   const suite = loadSuiteDir(suiteDir);
   const suiteFileDigests = digestsOf(readSuiteBytes(suiteDir, suite));
-  return authenticatePack({ packText, manifestText, suite, suiteFileDigests }, base, { recompute: options.recompute === true });
+  return yield* authenticatePackSteps({ packText, manifestText, suite, suiteFileDigests }, base, { recompute: options.recompute === true });
 }
 
 /** The files of a pack by pack-relative path (suite/NAME, manifest.json, pack.json), as a pack folder holds them. */
@@ -115,6 +124,11 @@ export function verifyPack(dir: string): EnvironmentPack {
   return loadPack(dir, { recompute: true });
 }
 
+/** verifyPack without holding the event loop (cooperative.ts): Ctrl+C stops it between episodes. */
+export function verifyPackCooperatively(dir: string, onProgress?: (progress: StepProgress) => void): Promise<EnvironmentPack> {
+  return driveSteps(loadPackSteps(dir, { recompute: true }), onProgress === undefined ? {} : { onProgress });
+}
+
 const PACK_OUTPUT = { what: 'environment pack', existsNote: 'a pack is always built into a new directory' } as const;
 
 /**
@@ -123,7 +137,10 @@ const PACK_OUTPUT = { what: 'environment pack', existsNote: 'a pack is always bu
  * atomically. Returns the pack as read back from disk.
  */
 /** Seams for tests: a failure or a concurrent writer at the moment a real filesystem rarely shows on demand. */
-export type BuildPackHooks = OutputDirectoryHooks;
+export type BuildPackHooks = OutputDirectoryHooks & {
+  /** Progress of the episodes' computation, reported between slices of work (cooperative.ts). */
+  readonly onProgress?: (progress: StepProgress) => void;
+};
 
 export async function buildPack(suiteDirArg: string, manifestPath: string, out: string, hooks: BuildPackHooks = {}): Promise<EnvironmentPack> {
   // 1. Inputs (exit 3), then the output path (exit 6), before the long computation.
@@ -136,7 +153,8 @@ export async function buildPack(suiteDirArg: string, manifestPath: string, out: 
   checkOutputDirectory(target, PACK_OUTPUT, [{ dir: suiteDir, label: 'suite directory' }]);
 
   // 2. Every fire world and M*, computed once.
-  const value = buildPackValue(suite, manifest, digestsOf(suiteBytes), manifestPath);
+  // In slices, so Ctrl+C stops it at once: nothing has been created yet.
+  const value = await driveSteps(buildPackValueSteps(suite, manifest, digestsOf(suiteBytes), manifestPath), hooks.onProgress === undefined ? {} : { onProgress: hooks.onProgress });
   const text = packText(value);
 
   // 3. A temporary directory beside the output, read back, then published by rename.

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyResultText } from '../kits/stats-results.js';
 import { loadSuiteDir } from '../../src/node/inputs.js';
+import { interruptAtProgress, type Interrupted } from './interrupt-kit.js';
 import { FIXTURES, ROOT, startCli } from './run-cli.js';
 
 const TINY_SUITE = join(ROOT, 'test', 'fixtures', 'suites', 'tiny');
@@ -25,39 +26,9 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Interrupted {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Milliseconds from the signal to the process's exit. */
-  readonly delayMs: number;
-}
-
 /** Starts a million-resample bootstrap, waits until its progress shows the bootstrap running, sends SIGINT. */
-async function interruptBootstrap(outDir: string, command: readonly string[]): Promise<Interrupted> {
-  const child = startCli([...command, '--resamples', '1000000', '--out', join(outDir, 'stats.json')], { nodeArgs: ['--import', TERMINAL] });
-  let stdout = '';
-  let stderr = '';
-  let signalledAt = 0;
-  let exitedAt = 0;
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const running = new Promise<void>((done) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('bootstrap resamples: ')) done();
-    });
-    child.on('exit', () => done());
-  });
-  const closed = new Promise<number | null>((done) => {
-    child.on('exit', () => (exitedAt = performance.now()));
-    child.on('close', (code) => done(code));
-  });
-  await running;
-  expect(child.exitCode).toBe(null);
-  signalledAt = performance.now();
-  child.kill('SIGINT');
-  const code = await closed;
-  return { code, stdout, stderr, delayMs: exitedAt - signalledAt };
+function interruptBootstrap(outDir: string, command: readonly string[]): Promise<Interrupted> {
+  return interruptAtProgress([...command, '--resamples', '1000000', '--out', join(outDir, 'stats.json')], 'bootstrap resamples');
 }
 
 describe('SIGINT during a long computation', () => {

@@ -3,8 +3,9 @@
 import type { BundleIndex } from '../../core/bundle/bundle-index.js';
 import { DEFAULT_RESAMPLES, MAX_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { keyFingerprint } from '../../core/signing/signatures.js';
-import { createBundle, signBundle, verifyBundle } from '../../node/front-door/bundle.js';
-import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import { createBundle, signBundle, verifyBundleCooperatively } from '../../node/front-door/bundle.js';
+import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
+import { withProgress } from '../progress.js';
 import { resamplesArgument } from '../options.js';
 import { signaturesReport, signerArgument, signOptions, TRUST_OPTIONS, trustArgument } from '../signing-options.js';
 
@@ -20,28 +21,30 @@ function bundleReport(index: BundleIndex, files: number): Report {
   };
 }
 
-async function bundleCreate(args: ParsedArgs): Promise<Report> {
+async function bundleCreate(args: ParsedArgs, context: CommandContext): Promise<Report> {
   // The key is unlocked before any work: a wrong passphrase costs nothing.
   const signer = signerArgument(args, 'sign-key');
-  const index = await createBundle({
+  const options = {
     packDir: args.required('pack'),
     resultPaths: args.list('result'),
     operationalPaths: args.list('operational'),
     resamples: resamplesArgument(args.value('resamples')) ?? DEFAULT_RESAMPLES,
     out: args.required('out'),
     signers: signer === null ? [] : [signer],
-  });
+  };
+  const index = await withProgress(context.io, args.flag('json'), (onProgress) => createBundle({ ...options, onProgress }));
   const report = bundleReport(index, index.files.length + 1);
   return signer === null ? report : { ...report, signed: true };
 }
 
 /** Reports signatures only for a signed bundle or when trust was asked about: an unsigned bundle reports as it always did. */
-function bundleVerify(args: ParsedArgs): Promise<Report> {
+async function bundleVerify(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const trust = trustArgument(args);
-  const verified = verifyBundle(args.positional(0), undefined, trust);
+  const dir = args.positional(0);
+  const verified = await withProgress(context.io, args.flag('json'), (onProgress) => verifyBundleCooperatively(dir, trust, onProgress));
   const report = { verified: true, ...bundleReport(verified.index, verified.files) };
-  if (verified.signatures === null && trust.trusted.size === 0 && !trust.requireSignature) return Promise.resolve(report);
-  return Promise.resolve({ ...report, signatures: signaturesReport(verified.signatures ?? []) });
+  if (verified.signatures === null && trust.trusted.size === 0 && !trust.requireSignature) return report;
+  return { ...report, signatures: signaturesReport(verified.signatures ?? []) };
 }
 
 async function bundleSignCommand(args: ParsedArgs): Promise<Report> {
@@ -77,7 +80,7 @@ export const bundleModule: CommandModule = {
         'emberbench bundle create --pack pack --result a.json --result b.json --out bundle-a-vs-b --json',
         'emberbench bundle create --pack pack --result a.json --out bundle-a --sign-key operator.key --signed-at 2026-12-02T09:30:00Z',
       ],
-      run: (args) => bundleCreate(args),
+      run: (args, context) => bundleCreate(args, context),
     },
     {
       words: ['bundle', 'verify'],
@@ -87,7 +90,7 @@ export const bundleModule: CommandModule = {
       positionals: [{ name: 'DIR', description: 'the bundle folder' }],
       options: [...TRUST_OPTIONS],
       examples: ['emberbench bundle verify bundle-congestion', 'emberbench bundle verify bundle-a-vs-b --json', 'emberbench bundle verify bundle-a --trust operator.pub --require-signature'],
-      run: (args) => bundleVerify(args),
+      run: (args, context) => bundleVerify(args, context),
     },
     {
       words: ['bundle', 'sign'],

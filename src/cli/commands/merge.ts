@@ -11,10 +11,11 @@ import { mergeShardFiles } from '../../node/front-door/merge.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
 import { SUITE_OPTIONS, suiteDirArgument, suiteFields } from '../options.js';
+import { withProgress } from '../progress.js';
 
 async function evaluationMerge(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const suiteDir = suiteDirArgument(args);
-  const merged = await mergeShardFiles({
+  const options = {
     suiteDir,
     shardPaths: args.positionals,
     manifestPath: args.value('manifest'),
@@ -22,7 +23,8 @@ async function evaluationMerge(args: ParsedArgs, context: CommandContext): Promi
     force: args.flag('force'),
     // Human mode only: with --json a failure is one stderr line (cli-v1.0.md).
     ...(args.flag('json') ? {} : { onNotice: (text: string) => context.io.stderr(`emberbench: ${text}\n`) }),
-  });
+  };
+  const merged = await withProgress(context.io, args.flag('json'), (onProgress) => mergeShardFiles({ ...options, onProgress }));
   const { result } = merged;
   return {
     model_id: result.model_id,

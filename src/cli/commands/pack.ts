@@ -1,8 +1,9 @@
 /** `emberbench pack build` and `pack verify`: environment packs (docs/packs.md). */
 
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import { buildPack, verifyPack } from '../../node/front-door/pack.js';
-import type { CommandModule, ParsedArgs, Report } from '../command.js';
+import { buildPack, verifyPackCooperatively } from '../../node/front-door/pack.js';
+import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
+import { withProgress } from '../progress.js';
 import { SUITE_OPTIONS, suiteDirArgument } from '../options.js';
 
 /** The fields both commands report: the pack's identity, never a path or a seed. */
@@ -24,13 +25,17 @@ function packReport(pack: EnvironmentPack): Report {
   };
 }
 
-async function packBuild(args: ParsedArgs): Promise<Report> {
-  const pack = await buildPack(suiteDirArgument(args), args.required('manifest'), args.required('out'));
+async function packBuild(args: ParsedArgs, context: CommandContext): Promise<Report> {
+  const suiteDir = suiteDirArgument(args);
+  const manifest = args.required('manifest');
+  const out = args.required('out');
+  const pack = await withProgress(context.io, args.flag('json'), (onProgress) => buildPack(suiteDir, manifest, out, { onProgress }));
   return packReport(pack);
 }
 
-async function packVerify(args: ParsedArgs): Promise<Report> {
-  const pack = verifyPack(args.positional(0));
+async function packVerify(args: ParsedArgs, context: CommandContext): Promise<Report> {
+  const dir = args.positional(0);
+  const pack = await withProgress(context.io, args.flag('json'), (onProgress) => verifyPackCooperatively(dir, onProgress));
   return { verified: true, ...packReport(pack) };
 }
 
@@ -50,7 +55,7 @@ export const packModule: CommandModule = {
         { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new pack directory; it must not exist, its parent must' },
       ],
       examples: ['emberbench pack build --suite scenarios/public/v1 --manifest manifest.json --out pack-v1'],
-      run: (args) => packBuild(args),
+      run: (args, context) => packBuild(args, context),
     },
     {
       words: ['pack', 'verify'],
@@ -60,7 +65,7 @@ export const packModule: CommandModule = {
       positionals: [{ name: 'DIR', description: 'the pack directory', option: 'pack' }],
       options: [],
       examples: ['emberbench pack verify pack-v1 --json'],
-      run: (args) => packVerify(args),
+      run: (args, context) => packVerify(args, context),
     },
   ],
 };

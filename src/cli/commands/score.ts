@@ -22,6 +22,7 @@ import { checkTrialRecords } from '../../core/llm/trials.js';
 import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import { isolationLines, overallIsolation, type TrialIsolation } from '../../core/scoring/isolation.js';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { withProgress } from '../progress.js';
 import { inputFileSize, readTextInput, scoreResultFiles, type ScoreTarget } from '../../node/front-door/score.js';
 import { FORCE_OPTION, OUT_OPTION } from '../arguments.js';
 import type { CommandContext, CommandModule, ParsedArgs, Report } from '../command.js';
@@ -98,7 +99,9 @@ async function score(args: ParsedArgs, context: CommandContext): Promise<Report>
 
   // 2. Inputs (exit 3), the output path (exit 6), authentication and the pack
   //    checks (exit 3 or 5), scoring, the atomic write (exit 6): the workflow's order.
-  const { report, digest, summary } = await scoreResultFiles({ target, resultPaths, failurePaths, resamples, out, force: args.flag('force') });
+  const { report, digest, summary } = await withProgress(context.io, args.flag('json'), (onProgress) =>
+    scoreResultFiles({ target, resultPaths, failurePaths, resamples, out, force: args.flag('force'), onProgress }),
+  );
   // The isolation level is shown only with operational records (it is not in the score report, whose bytes it never changes).
   context.setHumanText?.(isolation.length === 0 ? summary : summary + isolationLines(isolation));
   return {

@@ -29,6 +29,7 @@ import type { Suite } from '../world/suite.js';
 import { checkManifestTargetsSuite, manifestHash, requireSameManifest, type EvaluationManifest, type ManifestEpisode } from './manifest.js';
 import { modelIdProblem } from './model-id.js';
 import { parseResultText, resultDigest, type EvaluationResult, type FailureDeclaration, type ResultEpisode } from './result.js';
+import { runSteps, type Steps } from '../steps.js';
 
 /** An authenticated record: its episode start, replayed outcome and recomputed metrics. */
 export interface MeasuredEpisode {
@@ -161,6 +162,11 @@ function checkRecordBelongs(scheduled: ManifestEpisode, record: RunRecord, path:
  * with, per committed episode, its start, replayed outcome and metrics.
  */
 export function authenticateResult(text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): AuthenticatedResult {
+  return runSteps(authenticateResultSteps(text, source, suite, opts));
+}
+
+/** authenticateResult as steps (src/core/steps.ts): one step per replayed episode, the same result. */
+export function* authenticateResultSteps(text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): Steps<AuthenticatedResult> {
   const result = parseResultText(text, source);
   const { manifest } = result;
   const hash = authenticateResultHead(result, source, suite);
@@ -174,7 +180,11 @@ export function authenticateResult(text: string, source: string, suite: Suite, o
   });
 
   const scenarios = scenariosById(suite);
-  const episodes = result.episodes.map((episode, i) => authenticateEpisode(manifest, scenarios, episode, i, source));
+  const episodes: AuthenticatedEpisode[] = [];
+  for (const [i, episode] of result.episodes.entries()) {
+    yield { what: 'replaying episodes', done: i, total: result.episodes.length };
+    episodes.push(authenticateEpisode(manifest, scenarios, episode, i, source));
+  }
 
   if (opts.requiredManifest !== undefined) requireSameManifest(manifest, opts.requiredManifest, source);
   const complete = episodes.length === scheduledCount;

@@ -23,6 +23,9 @@ export class JsonStringLengthGuard {
   push(chunk: Uint8Array): number {
     const n = chunk.length;
     let i = 0;
+    // The next backslash at or after i (-1: none left in the chunk), searched again only once passed:
+    // searching from every string's start made a chunk of many short strings quadratic to scan.
+    let backslashAt = chunk.indexOf(0x5c, 0);
     while (i < n) {
       if (!this.inString) {
         const quote = chunk.indexOf(0x22, i);
@@ -41,7 +44,8 @@ export class JsonStringLengthGuard {
       } else {
         // The next quote or backslash ends a run of plain string bytes.
         const quote = chunk.indexOf(0x22, i);
-        const backslash = chunk.indexOf(0x5c, i);
+        if (backslashAt >= 0 && backslashAt < i) backslashAt = chunk.indexOf(0x5c, i);
+        const backslash = backslashAt;
         const stop = quote < 0 ? backslash : backslash < 0 ? quote : Math.min(quote, backslash);
         const end = stop < 0 ? n : stop;
         this.length += end - i;

@@ -31,6 +31,7 @@ import { FieldReader } from '../json/fields.js';
 import { parseJsonInput } from '../json/strict-parse.js';
 import { SCORING_CONSTANTS, SCORING_CONSTANTS_DIGEST } from '../scoring/constants.js';
 import { computeReferences } from '../scoring/references.js';
+import { runSteps, type Steps } from '../steps.js';
 import { BENCHMARK_REVISION, BENCHMARK_VERSIONS } from '../versions.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { FireWorld } from '../world/scenario-types.js';
@@ -142,12 +143,22 @@ export function computePackEpisode(suite: Suite, manifest: EvaluationManifest, i
  * directory (manifest.json included) that the pack will copy.
  */
 export function buildPackValue(suite: Suite, manifest: EvaluationManifest, suiteFileDigests: ReadonlyMap<string, string>, source: string): PackValue {
+  return runSteps(buildPackValueSteps(suite, manifest, suiteFileDigests, source));
+}
+
+/** buildPackValue as steps (src/core/steps.ts): one step per scheduled episode, the same value. */
+export function* buildPackValueSteps(suite: Suite, manifest: EvaluationManifest, suiteFileDigests: ReadonlyMap<string, string>, source: string): Steps<PackValue> {
   checkManifestTargetsSuite(manifest, suite, source);
   checkSuiteFileNames(suite, suiteFileDigests, source);
+  const episodes: PackEpisode[] = [];
+  for (let i = 0; i < manifest.episodes.length; i++) {
+    yield { what: 'pack episodes', done: i, total: manifest.episodes.length };
+    episodes.push(computePackEpisode(suite, manifest, i));
+  }
   return {
     benchmark_revision: BENCHMARK_REVISION,
     environment_pack_version: ENVIRONMENT_PACK_VERSION,
-    episodes: manifest.episodes.map((_, i) => computePackEpisode(suite, manifest, i)),
+    episodes,
     manifest_hash: manifestHash(manifest),
     scoring_constants: SCORING_CONSTANTS,
     scoring_constants_digest: SCORING_CONSTANTS_DIGEST,
@@ -275,6 +286,11 @@ export interface AuthenticatePackOptions {
  * recomputation.
  */
 export function authenticatePack(contents: PackContents, source: string, options: AuthenticatePackOptions): EnvironmentPack {
+  return runSteps(authenticatePackSteps(contents, source, options));
+}
+
+/** authenticatePack as steps (src/core/steps.ts): one step per recomputed episode, the same checks in the same order. */
+export function* authenticatePackSteps(contents: PackContents, source: string, options: AuthenticatePackOptions): Steps<EnvironmentPack> {
   const packSource = `${source}/${PACK_FILE}`;
   const manifestSource = `${source}/${PACK_MANIFEST_FILE}`;
   const value = parsePackText(contents.packText, packSource);
@@ -305,7 +321,8 @@ export function authenticatePack(contents: PackContents, source: string, options
   if (value.episodes.length !== manifest.episodes.length) {
     throw new ValidationError(`${packSource}: episodes: lists ${value.episodes.length} episodes, the manifest schedules ${manifest.episodes.length}`);
   }
-  value.episodes.forEach((episode, i) => {
+  for (const [i, episode] of value.episodes.entries()) {
+    if (options.recompute) yield { what: 'recomputing pack episodes', done: i, total: value.episodes.length };
     const scheduled = manifest.episodes[i]!;
     const path = `${packSource}: episodes[${i}]`;
     if (episode.scenario_id !== scheduled.scenario_id) throw new ValidationError(`${path}.scenario_id: is "${episode.scenario_id}", the manifest schedules "${scheduled.scenario_id}"`);
@@ -321,7 +338,7 @@ export function authenticatePack(contents: PackContents, source: string, options
         throw new ValidationError(`${path}.max_evacuated: is ${episode.max_evacuated}, the recomputed M* is ${expected.max_evacuated}`);
       }
     }
-  });
+  }
 
   const digest = fileDigest(contents.packText);
   return { value, text: contents.packText, digest, packId: packIdOf(digest), suite, manifest, manifestHash: hash, recomputed: options.recompute };

@@ -31,10 +31,11 @@ import type { FailureDeclaration } from '../eval/result.js';
 import { MismatchError, ValidationError } from '../errors.js';
 import { fileDigest, sha256Bytes, sha256Hex } from '../hash.js';
 import { canonicalJson, type JsonObject } from '../json/canonical.js';
-import { DEFAULT_RESAMPLES, bootstrapInterval } from '../stats/bootstrap.js';
+import { DEFAULT_RESAMPLES, bootstrapIntervalSteps } from '../stats/bootstrap.js';
 import { buildHierarchy, familyBalancedMean, familyMeans, microMean, scenarioBalancedMean, scenarioMeans, type Hierarchy, type HierarchyUnit } from '../stats/hierarchy.js';
 import { quantile } from '../stats/quantile.js';
 import { Rational, mean } from '../stats/rational.js';
+import { runSteps, type Steps } from '../steps.js';
 import { BENCHMARK_VERSIONS } from '../versions.js';
 import type { Suite } from '../world/suite.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
@@ -113,6 +114,11 @@ function tailOf(h: Hierarchy, order: readonly string[]): ScoreReport['tail'] {
  * (buildScoreReport or the report reader) has validated the evidence.
  */
 export function aggregateScoreReport(header: ScoreReportHeader, episodes: readonly EpisodeEvidence[]): ScoreReport {
+  return runSteps(aggregateScoreReportSteps(header, episodes));
+}
+
+/** aggregateScoreReport as steps (src/core/steps.ts): the same report; the bootstrap yields its progress. */
+export function* aggregateScoreReportSteps(header: ScoreReportHeader, episodes: readonly EpisodeEvidence[]): Steps<ScoreReport> {
   const trials = header.trials.length;
   if (trials === 0) throw new ValidationError('a score report needs at least one trial');
   const order = episodes.map((e) => e.scenario_id);
@@ -124,7 +130,7 @@ export function aggregateScoreReport(header: ScoreReportHeader, episodes: readon
   const seedText = canonicalJson(bootstrapSeedObject(header, episodes));
   const seed = sha256Bytes(seedText);
   const seedHex = sha256Hex(seedText);
-  const interval = bootstrapInterval(h, seed, header.resamples);
+  const interval = yield* bootstrapIntervalSteps(h, seed, header.resamples);
   const components = Object.fromEntries(COMPONENTS.map((k) => [k, coverage(episodes, total, (t) => t.breakdown?.components[k] ?? null)])) as ScoreReport['components'];
   const scenarioCount = new Map<string, number>();
   for (const f of h) scenarioCount.set(f.family, f.scenarios.length);
@@ -183,6 +189,11 @@ export interface ScoreReportInput {
  * is a mismatch (exit 5).
  */
 export function buildScoreReport(input: ScoreReportInput): ScoreReport {
+  return runSteps(buildScoreReportSteps(input));
+}
+
+/** buildScoreReport as steps (src/core/steps.ts): the same report, byte for byte, with progress between steps. */
+export function* buildScoreReportSteps(input: ScoreReportInput): Steps<ScoreReport> {
   const { suite, target } = input;
   const trials = input.trials.map(trialHead);
   const source = (k: number) => input.sources?.[k] ?? `trial ${k}`;
@@ -226,7 +237,7 @@ export function buildScoreReport(input: ScoreReportInput): ScoreReport {
       missing_episodes: t.scheduledEpisodes - t.committedCount - episodesOfTrials[k]!.failures.size,
     })),
   };
-  return aggregateScoreReport(header, episodes);
+  return yield* aggregateScoreReportSteps(header, episodes);
 }
 
 /** The report file text: canonical JSON plus one LF. */

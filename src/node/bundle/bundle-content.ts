@@ -10,17 +10,18 @@ import { BUNDLE_PACK_DIR, BUNDLE_VERSION, modelDir, type BundleIndex, type Bundl
 import { fieldError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import { compareReports, comparisonText } from '../../core/scoring/compare.js';
+import { compareReportSteps, comparisonText } from '../../core/scoring/compare.js';
 import { parseOperationalRecordText } from '../../core/scoring/operational.js';
 import { parseScoreReportText, reportView } from '../../core/scoring/report-reader.js';
 import { scoreReportDigest, scoreReportText } from '../../core/scoring/report.js';
 import { summaryText } from '../../core/scoring/summary.js';
-import { aggregateStatistics, statisticsSubject, statisticsText, type StatisticsSubject } from '../../core/stats/aggregate.js';
+import { aggregateStatisticSteps, statisticsSubject, statisticsText, type StatisticsSubject } from '../../core/stats/aggregate.js';
 import type { ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { DEFAULT_RESAMPLES } from '../../core/stats/bootstrap.js';
 import { comparisonSummary } from '../../core/scoring/compare.js';
 import { fileSha256 } from '../files.js';
-import { authenticateAgainst, scoreAuthenticated, streamedTrial } from '../workflows/score.js';
+import { runSteps, type Steps } from '../../core/steps.js';
+import { authenticateAgainstSteps, scoreAuthenticatedSteps, streamedTrialSteps } from '../workflows/score.js';
 
 export interface BundleInput {
   readonly pack: EnvironmentPack;
@@ -71,7 +72,7 @@ interface ModelGroup {
   readonly trials: ModelTrial[];
 }
 
-function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): ModelGroup[] {
+function* groupByModel(pack: EnvironmentPack, results: BundleInput['results']): Steps<ModelGroup[]> {
   if (results.length === 0) throw fieldError('results', 'give at least one evaluation result');
   const groups: ModelGroup[] = [];
   const groupOf = (modelId: string): ModelGroup => {
@@ -82,7 +83,7 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
   for (const result of results) {
     const { source } = result;
     if ('text' in result) {
-      const auth = authenticateAgainst(pack.suite, pack, result.text, source);
+      const auth = yield* authenticateAgainstSteps(pack.suite, pack, result.text, source);
       groupOf(auth.result.model_id).trials.push({ trial: auth, subject: statisticsSubject(auth), file: utf8(result.text), source });
       continue;
     }
@@ -90,7 +91,7 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
     const sha256 = fileSha256(result.path);
     // Its trial number within its model is known from its head, before its episodes are evaluated.
     let group: ModelGroup | undefined;
-    const streamed = streamedTrial(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
+    const streamed = yield* streamedTrialSteps(pack.suite, pack, result.path, (head) => (group = groupOf(head.modelId)).trials.length);
     group!.trials.push({ trial: streamed.trial, subject: streamed.subject, file: { path: result.path, sha256 }, source });
   }
   if (groups.length > 2) {
@@ -101,11 +102,16 @@ function groupByModel(pack: EnvironmentPack, results: BundleInput['results']): M
 
 /** Builds the whole bundle content; throws (exit 3/5) when any input does not authenticate. */
 export function bundleContent(input: BundleInput): BundleContent {
+  return runSteps(bundleContentSteps(input));
+}
+
+/** bundleContent as steps (src/core/steps.ts): the same content, byte for byte; replays and bootstraps yield their progress. */
+export function* bundleContentSteps(input: BundleInput): Steps<BundleContent> {
   const { pack } = input;
   const files = new Map<string, BundleFileSource>();
   for (const [path, bytes] of input.packFiles) files.set(`${BUNDLE_PACK_DIR}/${path}`, bytes);
 
-  const groups = groupByModel(pack, input.results);
+  const groups = yield* groupByModel(pack, input.results);
   const operational = new Map<string, string>();
   for (const { text, source } of input.operational) {
     const record = parseOperationalRecordText(text, source);
@@ -118,14 +124,15 @@ export function bundleContent(input: BundleInput): BundleContent {
 
   const reports: string[] = [];
   const resultDigests = new Map<string, string>();
-  const models = groups.map((group, position): BundleModel => {
+  const models: BundleModel[] = [];
+  for (const [position, group] of groups.entries()) {
     const dir = modelDir(position);
-    group.trials.forEach((t, k) => {
+    for (const [k, t] of group.trials.entries()) {
       files.set(`${dir}/trial-${k + 1}.result.json`, t.file);
       resultDigests.set(`${dir}/trial-${k + 1}.result.json`, t.trial.digest);
-      files.set(`${dir}/statistics-${k + 1}.json`, utf8(statisticsText(aggregateStatistics(t.subject, input.resamples))));
-    });
-    const report = scoreAuthenticated({
+      files.set(`${dir}/statistics-${k + 1}.json`, utf8(statisticsText(yield* aggregateStatisticSteps(t.subject, input.resamples))));
+    }
+    const report = yield* scoreAuthenticatedSteps({
       suite: pack.suite,
       pack,
       trials: group.trials.map((t) => t.trial),
@@ -138,7 +145,7 @@ export function bundleContent(input: BundleInput): BundleContent {
     files.set(`${dir}/score.txt`, utf8(summaryText(report)));
     const record = operational.get(group.modelId);
     if (record !== undefined) files.set(`${dir}/operational.json`, utf8(record));
-    return {
+    models.push({
       model_id: group.modelId,
       dir,
       trials: group.trials.length,
@@ -146,13 +153,13 @@ export function bundleContent(input: BundleInput): BundleContent {
       official: report.official,
       report_digest: scoreReportDigest(text),
       operational: record !== undefined,
-    };
-  });
+    });
+  }
 
   let outcome: string | null = null;
   if (reports.length === 2) {
     const [a, b] = reports.map((text, k) => reportView(parseScoreReportText(text, `${modelDir(k)}/score.json`)));
-    const comparison = compareReports(a!, b!, input.resamples, `${modelDir(0)}/score.json`, `${modelDir(1)}/score.json`);
+    const comparison = yield* compareReportSteps(a!, b!, input.resamples, `${modelDir(0)}/score.json`, `${modelDir(1)}/score.json`);
     files.set('comparison.json', utf8(comparisonText(comparison.artifact)));
     files.set('comparison.txt', utf8(comparisonSummary(comparison).join('\n') + '\n'));
     outcome = comparison.artifact.outcome;

@@ -16,7 +16,9 @@ import { readBytesInput, readTextInput, resultTextOrStream } from '../inputs.js'
 import { checkOutputDirectory, copyFileSynced, stripTrailingSeparators, writeFileSynced, writeOutputDirectory } from '../output-directory.js';
 import { loadPack } from '../pack.js';
 import { bundleSignaturesText, checkBundleSignatures, NO_TRUST, signBundleIndex, type Signer, type TrustOptions } from '../signing/signature-files.js';
-import { bundleContent, type BundleContent, type BundleResult } from './bundle-content.js';
+import { runSteps, type StepProgress, type Steps } from '../../core/steps.js';
+import { driveSteps } from '../cooperative.js';
+import { bundleContentSteps, type BundleContent, type BundleResult } from './bundle-content.js';
 import { fileSha256 } from '../files.js';
 
 const BUNDLE_OUTPUT = { what: 'official bundle', existsNote: 'a bundle is always written into a new directory' } as const;
@@ -49,6 +51,8 @@ export interface CreateBundleOptions {
   readonly streamAbove?: number;
   /** Operators who sign the new bundle (written as its signatures.json before it is published). */
   readonly signers?: readonly Signer[];
+  /** Progress of the replays and bootstraps, reported between slices of work (cooperative.ts). */
+  readonly onProgress?: (progress: StepProgress) => void;
 }
 
 /** A result file for the bundle: read whole when it fits in one string, else streamed and copied as it is. */
@@ -65,7 +69,8 @@ export async function createBundle(opts: CreateBundleOptions): Promise<BundleInd
   const results = opts.resultPaths.map((path) => bundleResult(path, opts.streamAbove));
   const operational = opts.operationalPaths.map((path) => ({ text: readTextInput(path, 'operational record'), source: path }));
   checkOutputDirectory(out, BUNDLE_OUTPUT, [{ dir: opts.packDir, label: 'pack directory' }]);
-  const content = bundleContent({ pack, packFiles, results, operational, resamples: opts.resamples });
+  // In slices, so Ctrl+C stops it at once: nothing has been created yet.
+  const content = await driveSteps(bundleContentSteps({ pack, packFiles, results, operational, resamples: opts.resamples }), opts.onProgress === undefined ? {} : { onProgress: opts.onProgress });
   await writeBundleDirectory(out, content, opts.signers);
   return content.index;
 }
@@ -126,6 +131,16 @@ export interface VerifiedBundle {
  * `streamAbove` bytes (default: what fits in one string) is streamed.
  */
 export function verifyBundle(dirArg: string, streamAbove?: number, trust: TrustOptions = NO_TRUST): VerifiedBundle {
+  return runSteps(verifyBundleSteps(dirArg, streamAbove, trust));
+}
+
+/** verifyBundle without holding the event loop (cooperative.ts): Ctrl+C stops it between slices. */
+export function verifyBundleCooperatively(dirArg: string, trust: TrustOptions, onProgress?: (progress: StepProgress) => void): Promise<VerifiedBundle> {
+  return driveSteps(verifyBundleSteps(dirArg, undefined, trust), onProgress === undefined ? {} : { onProgress });
+}
+
+/** verifyBundle as steps (src/core/steps.ts): the same checks in the same order. */
+export function* verifyBundleSteps(dirArg: string, streamAbove?: number, trust: TrustOptions = NO_TRUST): Steps<VerifiedBundle> {
   const dir = stripTrailingSeparators(dirArg);
   let isDir = false;
   try {
@@ -147,7 +162,7 @@ export function verifyBundle(dirArg: string, streamAbove?: number, trust: TrustO
   }
   const results = index.models.flatMap((m) => Array.from({ length: m.trials }, (_, k) => `${m.dir}/trial-${k + 1}.result.json`));
   const operational = index.models.filter((m) => m.operational).map((m) => `${m.dir}/operational.json`);
-  const content = bundleContent({
+  const content = yield* bundleContentSteps({
     pack,
     packFiles: readPackFiles(packDir),
     results: results.map((file) => bundleResult(join(dir, file), streamAbove)),

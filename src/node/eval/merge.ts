@@ -17,7 +17,9 @@ import { checkOutputPath, writeOutputFile, type OutputOptions } from '../files.j
 import { loadSuiteDir } from '../inputs.js';
 import { withOutputLock } from '../output-lock.js';
 import { loadManifestFile } from '../inputs.js';
-import { authenticateResultFile, resultEpisodeOf } from './result-reader.js';
+import { authenticateResultFileSteps, resultEpisodeOf } from './result-reader.js';
+import { driveSteps } from '../cooperative.js';
+import type { StepProgress, Steps } from '../../core/steps.js';
 
 export interface MergeShardsOptions {
   readonly suiteDir: string;
@@ -28,6 +30,8 @@ export interface MergeShardsOptions {
   readonly force: boolean;
   /** Told when the lock of a dead holder is taken over (output-lock.ts). */
   readonly onNotice?: (text: string) => void;
+  /** Progress of the shards' reading and replay, reported between slices of work (cooperative.ts). */
+  readonly onProgress?: (progress: StepProgress) => void;
 }
 
 export interface MergedShards {
@@ -61,12 +65,20 @@ async function mergeLocked(
 ): Promise<MergedShards> {
   // One at a time, so the first bad shard is the one named.
   // Streamed (result-reader.ts), and written in pieces: shards and the merged result of any size.
-  const shards: ShardInput[] = opts.shardPaths.map((source) => {
-    const episodes: ResultEpisode[] = [];
-    const onEpisode = (e: AuthenticatedEpisode): void => void episodes.push(resultEpisodeOf(e));
-    const auth = authenticateResultFile(source, source, suite, requiredManifest === undefined ? { onEpisode } : { requiredManifest, onEpisode });
-    return { source, auth: { manifestHash: auth.manifestHash, result: buildResult(auth.manifest, auth.manifestHash, auth.modelId, episodes, auth.failures) } };
-  });
+  // In slices, so Ctrl+C stops it at once: the output is written only after.
+  const shards = await driveSteps(
+    (function* (): Steps<ShardInput[]> {
+      const read: ShardInput[] = [];
+      for (const source of opts.shardPaths) {
+        const episodes: ResultEpisode[] = [];
+        const onEpisode = (e: AuthenticatedEpisode): void => void episodes.push(resultEpisodeOf(e));
+        const auth = yield* authenticateResultFileSteps(source, source, suite, requiredManifest === undefined ? { onEpisode } : { requiredManifest, onEpisode });
+        read.push({ source, auth: { manifestHash: auth.manifestHash, result: buildResult(auth.manifest, auth.manifestHash, auth.modelId, episodes, auth.failures) } });
+      }
+      return read;
+    })(),
+    opts.onProgress === undefined ? {} : { onProgress: opts.onProgress },
+  );
   const result = mergeShardResults(shards);
   await writeOutputFile(opts.out, { pieces: () => resultPieces(result) }, output);
   return { suite, result, digest: streamedResultDigest(result), complete: result.episodes.length === result.manifest.episodes.length };

@@ -53,12 +53,15 @@ import {
 import { canonicalJson } from '../../core/json/canonical.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import type { Suite } from '../../core/world/suite.js';
+import { runSteps, type Steps } from '../../core/steps.js';
 import { JsonStringLengthGuard } from '../../core/json/string-limit.js';
 import { INPUT_SIZE_LIMITS, MAX_RESULT_STRING_BYTES, MAX_TEXT_INPUT_BYTES, readBytesInput, readTextInput, stringTooLong } from '../inputs.js';
 
 const KIND = 'evaluation result';
 const OPENING = Buffer.from('{"episodes":[', 'latin1');
 const READ_CHUNK_BYTES = 8 << 20;
+/** Bytes scanned between two steps (src/core/steps.ts). */
+const SCAN_STEP_BYTES = 1 << 16;
 /** A result's opening with no episodes: the tail completes it to a result text. */
 const EMPTY_EPISODES = '{"episodes":[]';
 
@@ -121,7 +124,7 @@ function printable(b: number): boolean {
 }
 
 /** Pass 1: the structure, the episode ranges, the tail and the digest. */
-function scan(fd: number, size: number, chunkBytes: number, maxTail: number, source: string): Scan {
+function* scanSteps(fd: number, size: number, chunkBytes: number, maxTail: number, source: string): Steps<Scan> {
   const hash = createHash('sha256');
   // No string of a result is long (MAX_RESULT_STRING_BYTES): a huge one is refused here, before any piece becomes a string.
   const strings = new JsonStringLengthGuard(MAX_RESULT_STRING_BYTES);
@@ -136,6 +139,7 @@ function scan(fd: number, size: number, chunkBytes: number, maxTail: number, sou
   let start = 0;
   const buf = Buffer.allocUnsafe(chunkBytes);
   for (let offset = 0; offset < size; ) {
+    yield { what: 'reading result', done: offset, total: size };
     const n = readSync(fd, buf, 0, Math.min(chunkBytes, size - offset), offset);
     if (n === 0) throw new StructureError(offset, 'the file ended while it was read');
     const chunk = buf.subarray(0, n);
@@ -145,6 +149,8 @@ function scan(fd: number, size: number, chunkBytes: number, maxTail: number, sou
     const long = strings.push(chunk);
     if (long >= 0) throw stringTooLong(source, KIND, long, MAX_RESULT_STRING_BYTES);
     for (let k = 0; k < n; k++) {
+      // A step per SCAN_STEP_BYTES too: a chunk of many tiny episodes takes long to scan.
+      if (k % SCAN_STEP_BYTES === SCAN_STEP_BYTES - 1) yield { what: 'reading result', done: offset + k, total: size };
       const b = chunk[k]!;
       const at = offset + k;
       if (phase === 5) {
@@ -235,6 +241,11 @@ export interface ResultPieces {
  * messages of authenticateResult (see the top of this file).
  */
 export function authenticateResultPieces(pieces: ResultPieces, source: string, suite: Suite, opts: StreamAuthenticateOptions = {}): StreamedResult {
+  return runSteps(authenticateResultPiecesSteps(pieces, source, suite, opts));
+}
+
+/** authenticateResultPieces as steps (src/core/steps.ts): one step per replayed episode. */
+export function* authenticateResultPiecesSteps(pieces: ResultPieces, source: string, suite: Suite, opts: StreamAuthenticateOptions = {}): Steps<StreamedResult> {
   // The tail read as a result without episodes: strict fields and the canonical check of those bytes.
   const head = pieceParse(pieces.at('tail'), () => parseResultText(EMPTY_EPISODES + pieces.tail, source), source);
   const { manifest } = head;
@@ -250,6 +261,7 @@ export function authenticateResultPieces(pieces: ResultPieces, source: string, s
   const scenarios = scenariosById(suite);
   let previous: number | undefined;
   for (let i = 0; i < pieces.count; i++) {
+    yield { what: 'replaying episodes', done: i, total: pieces.count };
     const text = pieces.episode(i);
     const value = pieceParse(pieces.at(i), () => parseJsonInput(text, source), source);
     const episode = readResultEpisode(value, source, `episodes[${i}]`);
@@ -279,9 +291,9 @@ export function authenticateResultPieces(pieces: ResultPieces, source: string, s
   };
 }
 
-function streamAuthenticate(fd: number, size: number, source: string, suite: Suite, opts: StreamAuthenticateOptions): StreamedResult {
+function* streamAuthenticateSteps(fd: number, size: number, source: string, suite: Suite, opts: StreamAuthenticateOptions): Steps<StreamedResult> {
   const maxText = MAX_TEXT_INPUT_BYTES;
-  const { ranges, tail, digest } = scan(fd, size, opts.chunkBytes ?? READ_CHUNK_BYTES, maxText, source);
+  const { ranges, tail, digest } = yield* scanSteps(fd, size, opts.chunkBytes ?? READ_CHUNK_BYTES, maxText, source);
   const tailAt = ranges.length === 0 ? OPENING.length + 1 : ranges[ranges.length - 1]! + 1;
   const episode = (i: number): string => {
     const start = ranges[2 * i]!;
@@ -293,7 +305,7 @@ function streamAuthenticate(fd: number, size: number, source: string, suite: Sui
     return bytes.toString('latin1');
   };
   const at = (i: number | 'tail'): number => (i === 'tail' ? tailAt : ranges[2 * i]!);
-  return authenticateResultPieces({ tail: tail.toString('latin1'), count: ranges.length / 2, episode, at, digest }, source, suite, opts);
+  return yield* authenticateResultPiecesSteps({ tail: tail.toString('latin1'), count: ranges.length / 2, episode, at, digest }, source, suite, opts);
 }
 
 /**
@@ -302,6 +314,11 @@ function streamAuthenticate(fd: number, size: number, source: string, suite: Sui
  * bounded by the largest episode.
  */
 export function authenticateResultFile(path: string, source: string, suite: Suite, opts: StreamAuthenticateOptions = {}): StreamedResult {
+  return runSteps(authenticateResultFileSteps(path, source, suite, opts));
+}
+
+/** authenticateResultFile as steps (src/core/steps.ts): a step per chunk read and per replayed episode; the file is closed however the steps end. */
+export function* authenticateResultFileSteps(path: string, source: string, suite: Suite, opts: StreamAuthenticateOptions = {}): Steps<StreamedResult> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -317,7 +334,7 @@ export function authenticateResultFile(path: string, source: string, suite: Suit
       throw new ValidationError(`${path}: ${KIND} is not a regular file`);
     }
     try {
-      return streamAuthenticate(fd, stat.size, source, suite, opts);
+      return yield* streamAuthenticateSteps(fd, stat.size, source, suite, opts);
     } catch (error) {
       if (!(error instanceof StructureError)) throw error;
       if (stat.size <= Math.min(opts.wholeTextLimit ?? MAX_TEXT_INPUT_BYTES, MAX_TEXT_INPUT_BYTES)) {
@@ -393,7 +410,7 @@ export function* resultFileEpisodeTexts(path: string, digest: string): Generator
   try {
     let found: Scan;
     try {
-      found = scan(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES, path);
+      found = runSteps(scanSteps(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES, path));
     } catch (error) {
       throw error instanceof StructureError || error instanceof ValidationError ? changed() : error;
     }

@@ -5,4 +5,4 @@
  * one barrel).
  */
 
-export { createBundle, signBundle, verifyBundle } from '../bundle/bundle.js';
+export { createBundle, signBundle, verifyBundleCooperatively } from '../bundle/bundle.js';

@@ -5,4 +5,4 @@
  * one barrel).
  */
 
-export { buildPack, verifyPack } from '../pack.js';
+export { buildPack, verifyPackCooperatively } from '../pack.js';

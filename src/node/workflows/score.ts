@@ -12,21 +12,23 @@
  * conflicts with the result's (another kind or message) is rejected.
  */
 
-import { authenticateResult, type AuthenticatedResult } from '../../core/eval/authenticate.js';
+import { authenticateResultSteps, type AuthenticatedResult } from '../../core/eval/authenticate.js';
 import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclaration } from '../../core/eval/result.js';
 import { fieldError } from '../../core/errors.js';
 import { FieldReader } from '../../core/json/fields.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
 import { checkEpisodeAgainstPack, checkManifestAgainstPack, checkMaxEvacuatedAgainstPack, checkResultAgainstPack, type EnvironmentPack } from '../../core/pack/pack.js';
-import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
+import { buildScoreReportSteps, scoreReportDigest, scoreReportText, type ScoreReport } from '../../core/scoring/report.js';
 import { evaluateEpisode, type EvaluatedEpisode, type EvaluatedTrial, type ScoringTrial } from '../../core/scoring/scored-trials.js';
 import { summaryText } from '../../core/scoring/summary.js';
 import type { CommittedEpisode, StatisticsSubject } from '../../core/stats/aggregate.js';
+import { runSteps, type StepProgress, type Steps } from '../../core/steps.js';
 import type { Suite } from '../../core/world/suite.js';
+import { driveSteps } from '../cooperative.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import {
-  authenticateResultFile,
-  authenticateResultPieces,
+  authenticateResultFileSteps,
+  authenticateResultPiecesSteps,
   type ResultPieces,
   type StreamAuthenticateOptions,
   type StreamedHead,
@@ -88,16 +90,28 @@ export function scoreResults(input: ScoreInput): ScoreReport {
 
 /** Authenticates one result (exit 3, or 5 for a replay mismatch) and checks it against the pack when there is one. */
 export function authenticateAgainst(suite: Suite, pack: EnvironmentPack | null, text: string, source: string): AuthenticatedResult {
-  const result = authenticateResult(text, source, suite);
+  return runSteps(authenticateAgainstSteps(suite, pack, text, source));
+}
+
+/** authenticateAgainst as steps (src/core/steps.ts): one step per replayed episode. */
+export function* authenticateAgainstSteps(suite: Suite, pack: EnvironmentPack | null, text: string, source: string): Steps<AuthenticatedResult> {
+  const result = yield* authenticateResultSteps(text, source, suite);
   if (pack !== null) checkResultAgainstPack(pack, result, source);
   return result;
 }
 
 /** The score report of trials already authenticated with authenticateAgainst (same suite and pack). */
-export function scoreAuthenticated(input: Omit<ScoreInput, 'results'> & { readonly trials: readonly ScoringTrial[]; readonly results: readonly { readonly source: string }[] }): ScoreReport {
+export function scoreAuthenticated(input: AuthenticatedScoreInput): ScoreReport {
+  return runSteps(scoreAuthenticatedSteps(input));
+}
+
+export type AuthenticatedScoreInput = Omit<ScoreInput, 'results'> & { readonly trials: readonly ScoringTrial[]; readonly results: readonly { readonly source: string }[] };
+
+/** scoreAuthenticated as steps (src/core/steps.ts): the same report; the bootstrap yields its progress. */
+export function* scoreAuthenticatedSteps(input: AuthenticatedScoreInput): Steps<ScoreReport> {
   const { suite, pack, trials } = input;
   const failures = input.failures ?? [];
-  const report = buildScoreReport({
+  const report = yield* buildScoreReportSteps({
     suite,
     trials,
     failures: failures.length > 0 ? failures.map((f) => f.declarations) : undefined,
@@ -123,10 +137,12 @@ export interface ScoreFilesOptions {
   readonly force: boolean;
   /**
    * A result file larger than this many bytes is authenticated and scored
-   * by streaming (streamedTrial); default MAX_TEXT_INPUT_BYTES, the most
+   * by streaming (streamedTrialSteps); default MAX_TEXT_INPUT_BYTES, the most
    * read as one text. Tests set 0 to stream every result.
    */
   readonly streamAbove?: number;
+  /** Progress of the replay and the bootstrap, reported between slices of work (src/node/cooperative.ts). */
+  readonly onProgress?: (progress: StepProgress) => void;
 }
 
 export interface ScoreOutcome {
@@ -156,11 +172,18 @@ export async function scoreResultFiles(opts: ScoreFilesOptions): Promise<ScoreOu
   const failures = failurePaths.map((path) => ({ declarations: parseFailuresText(readTextInput(path, 'failures file'), path), source: path }));
   await checkOutputPath(opts.out, output);
 
-  const trials = resultPaths.map((path, k): ScoringTrial => {
-    const text = texts[k]!;
-    return text === null ? streamedTrial(suite, pack, path, k).trial : authenticateAgainst(suite, pack, text, path);
-  });
-  const report = scoreAuthenticated({ suite, pack, packSource: target.dir, trials, results: resultPaths.map((source) => ({ source })), failures, resamples: opts.resamples });
+  // In slices, so Ctrl+C stops a long replay or bootstrap at once (cooperative.ts).
+  const report = await driveSteps(
+    (function* (): Steps<ScoreReport> {
+      const trials: ScoringTrial[] = [];
+      for (const [k, path] of resultPaths.entries()) {
+        const text = texts[k]!;
+        trials.push(text === null ? (yield* streamedTrialSteps(suite, pack, path, k)).trial : yield* authenticateAgainstSteps(suite, pack, text, path));
+      }
+      return yield* scoreAuthenticatedSteps({ suite, pack, packSource: target.dir, trials, results: resultPaths.map((source) => ({ source })), failures, resamples: opts.resamples });
+    })(),
+    { ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }) },
+  );
   const text = scoreReportText(report);
   await writeOutputFile(opts.out, text, output);
   return { report, text, digest: scoreReportDigest(text), summary: summaryText(report) };
@@ -180,33 +203,34 @@ export interface StreamedTrial {
  * episode whatever the file's size. `trial` is its trial number, or a
  * function that tells it from the result's head (its model ID). The report
  * is the same, byte for byte, as from the whole text (scored-trials.ts).
+ * As steps (src/core/steps.ts): a step per chunk read and per replayed episode.
  * Errors are those of the whole-text path; a file with several problems may
  * name another first.
  */
-export function streamedTrial(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): StreamedTrial {
-  return trialOfStream(pack, path, trial, (opts) => authenticateResultFile(path, path, suite, opts));
+export function streamedTrialSteps(suite: Suite, pack: EnvironmentPack | null, path: string, trial: number | ((head: StreamedHead) => number)): Steps<StreamedTrial> {
+  return trialOfStreamSteps(pack, path, trial, (opts) => authenticateResultFileSteps(path, path, suite, opts));
 }
 
 /**
- * streamedTrial of a result given in pieces (ResultPieces: an archived
+ * streamedTrialSteps of a result given in pieces (ResultPieces: an archived
  * result composed from its stored episodes, result-reader.ts), named
  * `source` in messages: the same checks, the same evaluation, one episode
  * in memory at a time.
  */
 export function piecesTrial(suite: Suite, pack: EnvironmentPack | null, pieces: ResultPieces, source: string, trial: number): StreamedTrial {
-  return trialOfStream(pack, source, trial, (opts) => authenticateResultPieces(pieces, source, suite, opts));
+  return runSteps(trialOfStreamSteps(pack, source, trial, (opts) => authenticateResultPiecesSteps(pieces, source, suite, opts)));
 }
 
-function trialOfStream(
+function* trialOfStreamSteps(
   pack: EnvironmentPack | null,
   source: string,
   trial: number | ((head: StreamedHead) => number),
-  authenticate: (opts: StreamAuthenticateOptions) => StreamedResult,
-): StreamedTrial {
+  authenticate: (opts: StreamAuthenticateOptions) => Steps<StreamedResult>,
+): Steps<StreamedTrial> {
   const evaluated = new Map<number, EvaluatedEpisode>();
   const committed: CommittedEpisode[] = [];
   let number = typeof trial === 'number' ? trial : -1;
-  const streamed = authenticate({
+  const streamed = yield* authenticate({
     onHead: (head) => {
       if (pack !== null) checkManifestAgainstPack(pack, head.manifestHash, source);
       if (typeof trial === 'function') number = trial(head);
