@@ -21,6 +21,8 @@ export const PROCESS_STAGE_FILES: readonly string[] = [
   // Killed and racing writers, a full disk, a deleted trial's space.
   'test/cli/one-writer.test.ts',
   'test/cli/evaluation-kill.test.ts',
+  // Ctrl+C during score, pack, bundle and merge (a 60,000-episode pack is built first).
+  'test/cli/interrupt-long.test.ts',
   'test/archive/disk-full.test.ts',
   'test/archive/archive-delete.test.ts',
   // Language-model runs, series and cancels against the scripted endpoint.
