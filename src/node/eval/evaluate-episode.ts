@@ -14,15 +14,15 @@
 
 import { AgentError, EndpointError, ModelOutputError } from '../../core/errors.js';
 import { measureRecord, type MeasuredEpisode } from '../../core/eval/authenticate.js';
-import type { ManifestEpisode } from '../../core/eval/manifest.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { EnvironmentPack } from '../../core/pack/pack.js';
-import type { EpisodeFacts } from '../../core/scoring/episode-evaluation.js';
-import type { ScoreBreakdown } from '../../core/scoring/evidence.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
 import { runEpisode } from '../../core/sim/episode.js';
 import { prepareEpisode } from '../../core/world/episode-start.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
+import type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './episode-scoring.js';
+
+export type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './episode-scoring.js';
 
 /** Told about every agent process an episode uses, so none can outlive the evaluator. */
 export interface ChildWatcher {
@@ -31,34 +31,9 @@ export interface ChildWatcher {
   settled(pid: number, live: boolean): void;
 }
 
-/** The episode to run: its manifest index, scenario ID and seed (a ManifestEpisode fits). */
-export type EpisodeJob = Pick<ManifestEpisode, 'index' | 'scenario_id' | 'seed'>;
-
-/**
- * Scores each episode as it is evaluated. `pack` (optional) pins M* per
- * episode index (an official run). Plain data: it is sent to every worker.
- */
-export interface EpisodeScoringContext {
-  readonly pack?: { readonly packId: string; readonly maxEvacuated: readonly number[] };
-}
-
 /** The scoring context of a run against a pack. */
 export function packScoringContext(pack: EnvironmentPack): EpisodeScoringContext {
   return { pack: { packId: pack.packId, maxEvacuated: pack.value.episodes.map((e) => e.max_evacuated) } };
-}
-
-/** The references and episode score of one committed episode-trial (plain data: it crosses worker threads). */
-export interface EpisodeScoring {
-  /** M*: people with a finite earliest evacuation step. */
-  readonly maxEvacuated: number;
-  /** M* > 0; a not-applicable episode has no score. */
-  readonly applicable: boolean;
-  readonly status: 'scored' | 'catastrophic' | 'not_applicable';
-  /** The exact episode-trial score (decimal text), null when not applicable. */
-  readonly score: string | null;
-  readonly breakdown: ScoreBreakdown | null;
-  /** People, references, actual values and congestion diagnostics. */
-  readonly facts: EpisodeFacts;
 }
 
 export interface EvaluateEpisodeOptions {

@@ -8,7 +8,7 @@ import type { MeasuredEpisode } from '../../core/eval/authenticate.js';
 import type { ResultEpisode } from '../../core/eval/result.js';
 import { episodeFacts, episodeReferences, routeEventsOf } from '../../core/scoring/episode-evaluation.js';
 import { scoreFromFacts } from '../../core/scoring/evidence.js';
-import type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './evaluate-episode.js';
+import type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './episode-scoring.js';
 
 /** The references and score of a measured episode (the computation `score` does per episode-trial). */
 export function scoreEpisode(job: EpisodeJob, measured: MeasuredEpisode, episode: ResultEpisode, context: EpisodeScoringContext, source: string): EpisodeScoring {
