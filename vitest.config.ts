@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { PROCESS_STAGE_FILES } from './test/process-stage.js';
 import { PlainSummaryReporter } from './test/summary-reporter.js';
@@ -15,6 +16,10 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default for a run is one worker fewer than the cores: one on a
+    // 2-core machine. Many files mostly wait for the CLI or agent processes
+    // they start, so a worker per core keeps both cores busy.
+    maxWorkers: availableParallelism(),
     reporters: ['default', new PlainSummaryReporter()],
   },
 });

@@ -27,6 +27,13 @@ export const PROCESS_STAGE_FILES: readonly string[] = [
   'test/archive/archive-delete.test.ts',
   // Language-model runs, series and cancels against the scripted endpoint.
   'test/llm/**/*.test.ts',
+  // Whole evaluations and archive services: CLI runs with misbehaving agents,
+  // every command under the no-network preload, baseline runs and reviews in
+  // the archive's worker threads (about 80 s together).
+  'test/cli/evaluation.test.ts',
+  'test/cli/network.test.ts',
+  'test/archive/services.test.ts',
+  'test/archive/review-handlers.test.ts',
   // docs/sharding.md's walk-through, run as written.
   'test/cli/sharding-docs.test.ts',
 ];
