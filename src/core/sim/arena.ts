@@ -7,7 +7,8 @@
  *
  * By default the views are never reused: a step event may be kept as long
  * as wanted. A driver that hands its events to nobody who keeps them (the
- * runner and the replay check without observers) turns on recycling: then
+ * runner and the replay check when every observer declares
+ * `readsOnlyDuringStep`, events.ts) turns on recycling: then
  * the steps use two chunks in turn, and a step's arrays are overwritten by
  * the step after next. With 10,000 people a step's arrays are about 200 KiB, and
  * writing them into fresh memory every step (zeroed, not in the cache, then
