@@ -243,7 +243,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       count: n,
       persons: viewPersons,
       cells: viewCells,
-      added: added.subarray(0, fresh.length),
+      added: fresh.length === 0 ? NOBODY : added.subarray(0, fresh.length),
       evacuated: this.evacuatedCount,
       dead: this.deadCount,
     };
@@ -284,7 +284,8 @@ export class EpisodeSimulation implements ActionCheckContext {
     // 4-5. Fire is B(t+1) from the fire world (computed up to t+1 here); whoever stands on it dies.
     const newlyBurning = this.growth.newlyAt(t1);
     const next = arena.int32(n);
-    const died = arena.int32(n);
+    // Taken at the first death only: most steps have none.
+    let died: Int32Array = NOBODY;
     let remaining = 0;
     let deaths = 0;
     for (let k = 0; k < n; k++) {
@@ -298,6 +299,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       } else if (ignitionStep[cell]! <= t1) {
         status[i] = DEAD;
         statusStep[i] = t1;
+        if (deaths === 0) died = arena.int32(n);
         died[deaths++] = i;
       } else {
         next[remaining++] = i;
@@ -318,7 +320,8 @@ export class EpisodeSimulation implements ActionCheckContext {
       }
       this.activeNow = NOBODY;
     } else {
-      this.activeNow = next.subarray(0, remaining);
+      // A subarray only when someone left: creating one costs as much as a few people's step.
+      this.activeNow = remaining === n ? next : next.subarray(0, remaining);
     }
 
     return {
