@@ -33,6 +33,37 @@ describe('arena', () => {
     expect(b.every((v) => v === 9)).toBe(true);
   });
 
+  it('with recycling hands a step the views of the step before last again, zeroed, when it asks for the same arrays', () => {
+    const arena = new Arena();
+    arena.recycle();
+    const a = arena.int32(10);
+    const b = arena.uint8(7);
+    a.fill(4);
+    b.fill(6);
+    arena.stepDone();
+    const other = arena.int32(10);
+    arena.stepDone();
+    const a2 = arena.int32(10);
+    const b2 = arena.uint8(7);
+    expect(a2).toBe(a);
+    expect(b2).toBe(b);
+    expect(a2.every((v) => v === 0) && b2.every((v) => v === 0)).toBe(true);
+    expect(other).not.toBe(a);
+    arena.stepDone();
+    arena.stepDone();
+    // Another length or type at a position: a new view over the same memory.
+    const shorter = arena.int32(9);
+    expect(shorter).not.toBe(a);
+    expect(shorter.buffer).toBe(a.buffer);
+    expect(arena.int32(2)).toBeInstanceOf(Int32Array);
+    // Without recycling every request is a new view.
+    const plain = new Arena();
+    const p1 = plain.int32(4);
+    plain.stepDone();
+    plain.stepDone();
+    expect(plain.int32(4)).not.toBe(p1);
+  });
+
   it('grows a recycled chunk to hold a larger step', () => {
     const arena = new Arena();
     arena.recycle();
