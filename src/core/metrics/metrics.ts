@@ -159,6 +159,8 @@ export interface PersonMetrics {
 }
 
 export class MetricsObserver implements EpisodeObserver {
+  /** onStep keeps counts, never the event's arrays: the driver may recycle them. */
+  readonly readsOnlyDuringStep = true;
   private readonly population: number;
   private readonly fire: FireDistanceField;
   private readonly exitIndex = new Map<number, number>();

@@ -120,6 +120,8 @@ interface PendingEvent {
  * to the runner or the replay as an observer; read summary() after onEnd.
  */
 export class RouteEventObserver implements EpisodeObserver {
+  /** onStep copies what it keeps (person, cell): the driver may recycle the event's arrays. */
+  readonly readsOnlyDuringStep = true;
   /** Fire-aware distances under the burning set of snapshot `beforeStep`. */
   private readonly field: ExitField;
   /** That burning set, as the field's mask. */

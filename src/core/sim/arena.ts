@@ -7,7 +7,8 @@
  *
  * By default the views are never reused: a step event may be kept as long
  * as wanted. A driver that hands its events to nobody who keeps them (the
- * runner and the replay check without observers) turns on recycling: then
+ * runner and the replay check when every observer declares
+ * `readsOnlyDuringStep`, events.ts) turns on recycling: then
  * the steps use two chunks in turn, and a step's arrays are overwritten by
  * the step after next. With 10,000 people a step's arrays are about 200 KiB, and
  * writing them into fresh memory every step (zeroed, not in the cache, then
@@ -21,12 +22,25 @@
 const MIN_CHUNK_BYTES = 1 << 16;
 const REQUESTS_PER_CHUNK = 16;
 
+type View = Int32Array | Uint8Array;
+
 export class Arena {
   private buffer = new ArrayBuffer(0);
+  /** The whole chunk as bytes (for zeroing it when it is recycled). */
+  private bytes = new Uint8Array(this.buffer);
   private used = 0;
   /** With recycling: the other step's chunk and how much of it that step used. */
   private spare: ArrayBuffer | null = null;
+  private spareBytes = new Uint8Array(0);
   private spareUsed = 0;
+  // With recycling, the views handed out from each chunk, in request order.
+  // A step that asks for the same arrays as the step before last (a long
+  // episode whose few people stay) gets the same view objects back, its
+  // memory zeroed, instead of new ones: creating a typed array costs more
+  // than a few people's whole step.
+  private views: View[] = [];
+  private spareViews: View[] = [];
+  private viewCount = 0;
 
   /** `bytes` fresh, zeroed bytes at a 4-byte-aligned offset. */
   private take(bytes: number): number {
@@ -35,7 +49,11 @@ export class Arena {
       // Recycling grows its chunk to hold a whole step; otherwise a chunk holds a few requests.
       const grown = this.spare === null ? 0 : 2 * this.buffer.byteLength + size;
       this.buffer = new ArrayBuffer(Math.max(MIN_CHUNK_BYTES, size * REQUESTS_PER_CHUNK, grown));
+      if (this.spare !== null) this.bytes = new Uint8Array(this.buffer);
       this.used = 0;
+      // The old chunk's views are of another buffer: none can be handed out again.
+      this.views = [];
+      this.viewCount = 0;
     }
     const offset = this.used;
     this.used += size;
@@ -44,12 +62,24 @@ export class Arena {
 
   int32(length: number): Int32Array {
     const offset = this.take(length * 4); // may start a new chunk: read this.buffer after
-    return new Int32Array(this.buffer, offset, length);
+    if (this.spare === null) return new Int32Array(this.buffer, offset, length);
+    const k = this.viewCount++;
+    const kept = this.views[k];
+    if (kept instanceof Int32Array && kept.byteOffset === offset && kept.length === length) return kept;
+    const view = new Int32Array(this.buffer, offset, length);
+    this.views[k] = view;
+    return view;
   }
 
   uint8(length: number): Uint8Array {
     const offset = this.take(length);
-    return new Uint8Array(this.buffer, offset, length);
+    if (this.spare === null) return new Uint8Array(this.buffer, offset, length);
+    const k = this.viewCount++;
+    const kept = this.views[k];
+    if (kept instanceof Uint8Array && kept.byteOffset === offset && kept.length === length) return kept;
+    const view = new Uint8Array(this.buffer, offset, length);
+    this.views[k] = view;
+    return view;
   }
 
   /**
@@ -59,7 +89,9 @@ export class Arena {
    * event has run, and hands the events to nobody who keeps them.
    */
   recycle(): void {
-    this.spare ??= new ArrayBuffer(0);
+    if (this.spare !== null) return;
+    this.spare = new ArrayBuffer(0);
+    this.bytes = new Uint8Array(this.buffer);
   }
 
   /**
@@ -71,10 +103,17 @@ export class Arena {
   stepDone(): void {
     const spare = this.spare;
     if (spare === null) return;
-    new Uint8Array(spare, 0, this.spareUsed).fill(0);
+    const spareBytes = this.spareBytes;
+    spareBytes.fill(0, 0, this.spareUsed);
     this.spare = this.buffer;
+    this.spareBytes = this.bytes;
     this.spareUsed = this.used;
     this.buffer = spare;
+    this.bytes = spareBytes;
     this.used = 0;
+    const views = this.spareViews;
+    this.spareViews = this.views;
+    this.views = views;
+    this.viewCount = 0;
   }
 }

@@ -17,7 +17,7 @@ import { prepareEpisode } from '../world/episode-start.js';
 import { fireGrowth } from '../world/fire.js';
 import type { CellPair, Grid } from '../world/grid.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
-import type { EpisodeObserver, EpisodeOutcome, StepEvent, TerminationReason } from './events.js';
+import { stepArraysRecyclable, type EpisodeObserver, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
 import { DIRECTION_CODES, MOVED_CODES, directionString, recordDigest, recordOutcomes, recordText, type RecordOutcome, type RecordStep, type RunRecord } from './record.js';
 import { EpisodeSimulation } from './simulation.js';
 
@@ -215,8 +215,8 @@ export function replayFromStart(
   compare.cells('initial.burning', record.initial.burning, fireGrowth(start.fire).newlyAt(0));
 
   const { trajectory } = record;
-  // The comparison reads each event before the next step; observers might keep them.
-  if (observers.length === 0) sim.arena.recycle();
+  // The comparison reads each event before the next step; observers might keep them unless they say otherwise.
+  if (stepArraysRecyclable(observers)) sim.arena.recycle();
   const s = replaySteps(compare, sim, trajectory, observers, source);
   const outcome = sim.outcome();
   if (trajectory.length > s) {

@@ -7,7 +7,7 @@
 import { AgentError, EmberError, ModelOutputError } from '../errors.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import type { Agent } from './agent.js';
-import type { EpisodeObserver, EpisodeOutcome } from './events.js';
+import { stepArraysRecyclable, type EpisodeObserver, type EpisodeOutcome } from './events.js';
 import { ACT_ON_VIEW, isViewAgent, type ViewAgent } from './move-view.js';
 import type { Observation } from './observation.js';
 import { RecordBuilder, type RunRecord } from './record.js';
@@ -68,8 +68,8 @@ export async function runEpisode(start: EpisodeStart, agent: Agent, observers: r
   const sim = new EpisodeSimulation(start);
   const builder = new RecordBuilder(start);
   let failed = false;
-  // The record builder keeps strings, not the events' arrays; observers might keep them.
-  if (observers.length === 0) sim.arena.recycle();
+  // The record builder keeps strings, not the events' arrays; observers might keep them unless they say otherwise.
+  if (stepArraysRecyclable(observers)) sim.arena.recycle();
   try {
     const viaView = isViewAgent(claimed);
     while (!sim.done) {

@@ -60,6 +60,20 @@ export interface EpisodeOutcome {
 
 /** A consumer of an episode's events (metrics, diagnostics, score inputs). */
 export interface EpisodeObserver {
+  /**
+   * True when onStep reads the event's arrays only while it runs and keeps
+   * neither them nor the event (it copies what it needs). Only when every
+   * observer says so do the runner and the replay check recycle the step
+   * arrays (arena.ts), which a later step then overwrites; left out, each
+   * step's arrays are fresh and may be kept as long as wanted.
+   */
+  readonly readsOnlyDuringStep?: boolean;
   onStep(event: StepEvent): void;
   onEnd(outcome: EpisodeOutcome): void;
+}
+
+/** Whether a driver with these observers may recycle its step arrays (every observer reads only during onStep). */
+export function stepArraysRecyclable(observers: readonly EpisodeObserver[]): boolean {
+  for (const observer of observers) if (observer.readsOnlyDuringStep !== true) return false;
+  return true;
 }

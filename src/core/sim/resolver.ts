@@ -288,7 +288,18 @@ function followChains(
 ): void {
   const { slots, target, state, path } = workspace;
   for (let i = 0; i < n; i++) {
-    if (target[i]! < 0 || state[i] !== PENDING) continue;
+    if (state[i] !== PENDING) continue;
+    const first = target[i]!;
+    if (first < 0) continue;
+    // Most movers of a moving crowd step onto an exit or an empty cell: the
+    // chain walk below would find that on its first link, through the path.
+    const kind = kinds[first];
+    if (kind === EXIT || slots[first * SLOTS + OCCUPANT_GEN] !== gen) {
+      state[i] = SUCCEEDED;
+      out[i] = first;
+      if (kind === EXIT) evacuated[i] = 1;
+      continue;
+    }
     let length = 0;
     let cur = i;
     let success: boolean;

@@ -160,6 +160,44 @@ describe('EpisodeSimulation observe', () => {
   });
 });
 
+describe('EpisodeSimulation cell pairs (made on first use)', () => {
+  const spec: TestWorldSpec = { map: ['E..P', '.P..', '...E'], fire: [{ cell: [1, 2], step: 0 }], maxSteps: 3 };
+
+  it('gives every cell its [row, col], frozen and shared, whether pair or observe comes first', () => {
+    const direct = sim(spec);
+    const first = direct.pair(7);
+    expect(first).toEqual([1, 3]);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(direct.pair(7)).toBe(first);
+    for (let cell = 0; cell < 12; cell++) expect(direct.pair(cell)).toEqual([Math.floor(cell / 4), cell % 4]);
+    const observed = sim(spec);
+    const o = observed.observe();
+    expect(o.exits).toEqual([
+      [0, 0],
+      [2, 3],
+    ]);
+    expect(Object.isFrozen(o.exits)).toBe(true);
+    // The exits, people and burning cells of every observation are the cache's pairs.
+    expect(o.exits[1]).toBe(observed.pair(11));
+    expect(o.people[0]!.cell).toBe(observed.pair(3));
+    expect(o.burning[0]).toBe(observed.pair(6));
+    expect(observed.observe().exits).toBe(o.exits);
+  });
+
+  it('gives the view and the observation the same snapshot without building pairs for the view', () => {
+    const s = sim(spec);
+    const view = s.view();
+    expect(Array.from(view.persons.subarray(0, view.count))).toEqual([0, 1]);
+    expect(Array.from(view.cells.subarray(0, view.count))).toEqual([3, 5]);
+    expect(Array.from(view.added)).toEqual([6]);
+    const o = s.observe();
+    expect(o.people.map((p) => p.cell)).toEqual([
+      [0, 3],
+      [1, 1],
+    ]);
+  });
+});
+
 describe('action check', () => {
   const spec: TestWorldSpec = {
     map: ['P.#..', '.P...', '.#..E', '...P.'],

@@ -36,6 +36,25 @@ function mergeAscending(base: readonly number[], added: readonly number[]): numb
   return out;
 }
 
+// The view's copy loops are functions of their own: inside view() the first
+// loop made V8 compile view() for entry in the loop (on-stack replacement),
+// and that code, reused on every call, left the optimised code after the
+// loop nearly every step (seen with --trace-deopt).
+
+/** `persons[k] = active[k]` and `out[k] = cells[active[k]]` for every active position k. */
+function copyActive(active: Int32Array, cells: Int32Array, persons: Int32Array, out: Int32Array): void {
+  for (let k = 0; k < active.length; k++) {
+    const i = active[k]!;
+    persons[k] = i;
+    out[k] = cells[i]!;
+  }
+}
+
+/** Copies a cell list into the front of `out` (long enough). */
+function copyCells(cells: readonly number[], out: Int32Array): void {
+  for (let k = 0; k < cells.length; k++) out[k] = cells[k]!;
+}
+
 export class EpisodeSimulation implements ActionCheckContext {
   readonly grid: Grid;
   readonly fire: FireWorld;
@@ -65,9 +84,11 @@ export class EpisodeSimulation implements ActionCheckContext {
 
   // Observation caches: the static parts are built once and frozen, so an
   // in-process agent that mutates its observation cannot corrupt the next one.
-  private readonly pairCache: (CellPair | undefined)[];
+  // Made on first use: only observe() (the documented interface) reads them,
+  // and a cell-sized array cost milliseconds per episode on large grids.
+  private pairCache: (CellPair | undefined)[] | undefined;
+  private exitsView: readonly CellPair[] | undefined;
   private readonly mapView: readonly string[];
-  private readonly exitsView: readonly CellPair[];
   private burningCells: readonly number[] = [];
   private burningView: readonly CellPair[] = Object.freeze([]);
   private burningViewStep = -1;
@@ -107,9 +128,7 @@ export class EpisodeSimulation implements ActionCheckContext {
     this.status = new Uint8Array(this.population); // all ACTIVE
     this.statusStep = new Int32Array(this.population);
     this.activeNow = activeNow;
-    this.pairCache = new Array<CellPair | undefined>(grid.rows * grid.cols);
     this.mapView = Object.freeze([...grid.map]);
-    this.exitsView = Object.freeze(grid.exits.map((cell) => this.pair(cell)));
     this.viewPersons = new Int32Array(this.population);
     this.viewCells = new Int32Array(this.population);
     if (this.population === 0) this.ended = 'all_resolved';
@@ -152,13 +171,19 @@ export class EpisodeSimulation implements ActionCheckContext {
 
   /** A frozen `[row, col]` for a cell, shared between observations. */
   pair(cell: number): CellPair {
-    let p = this.pairCache[cell];
+    const cache = (this.pairCache ??= new Array<CellPair | undefined>(this.grid.rows * this.grid.cols));
+    let p = cache[cell];
     if (p === undefined) {
       const cols = this.grid.cols;
       p = Object.freeze([Math.floor(cell / cols), cell % cols] as const);
-      this.pairCache[cell] = p;
+      cache[cell] = p;
     }
     return p;
+  }
+
+  /** The exits as frozen pairs, made on first use. */
+  private exitPairs(): readonly CellPair[] {
+    return (this.exitsView ??= Object.freeze(this.grid.exits.map((cell) => this.pair(cell))));
   }
 
   /** B(t), row-major, as the cells of the current snapshot. */
@@ -189,7 +214,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       step: this.now,
       max_steps: this.maxSteps,
       map: this.mapView,
-      exits: this.exitsView,
+      exits: this.exitPairs(),
       burning: this.burningAt(),
       people,
       evacuated: this.evacuatedCount,
@@ -205,16 +230,12 @@ export class EpisodeSimulation implements ActionCheckContext {
   view(): MoveView {
     const active = this.activeNow;
     const n = active.length;
-    const { viewPersons, viewCells, cells } = this;
-    for (let k = 0; k < n; k++) {
-      const i = active[k]!;
-      viewPersons[k] = i;
-      viewCells[k] = cells[i]!;
-    }
+    const { viewPersons, viewCells } = this;
+    copyActive(active, this.cells, viewPersons, viewCells);
     const fresh = this.growth.newlyAt(this.now);
     if (this.viewAdded.length < fresh.length) this.viewAdded = new Int32Array(fresh.length);
     const added = this.viewAdded;
-    for (let k = 0; k < fresh.length; k++) added[k] = fresh[k]!;
+    copyCells(fresh, added);
     return {
       step: this.now,
       maxSteps: this.maxSteps,
@@ -222,7 +243,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       count: n,
       persons: viewPersons,
       cells: viewCells,
-      added: added.subarray(0, fresh.length),
+      added: fresh.length === 0 ? NOBODY : added.subarray(0, fresh.length),
       evacuated: this.evacuatedCount,
       dead: this.deadCount,
     };
@@ -263,7 +284,8 @@ export class EpisodeSimulation implements ActionCheckContext {
     // 4-5. Fire is B(t+1) from the fire world (computed up to t+1 here); whoever stands on it dies.
     const newlyBurning = this.growth.newlyAt(t1);
     const next = arena.int32(n);
-    const died = arena.int32(n);
+    // Taken at the first death only: most steps have none.
+    let died: Int32Array = NOBODY;
     let remaining = 0;
     let deaths = 0;
     for (let k = 0; k < n; k++) {
@@ -277,6 +299,7 @@ export class EpisodeSimulation implements ActionCheckContext {
       } else if (ignitionStep[cell]! <= t1) {
         status[i] = DEAD;
         statusStep[i] = t1;
+        if (deaths === 0) died = arena.int32(n);
         died[deaths++] = i;
       } else {
         next[remaining++] = i;
@@ -297,7 +320,8 @@ export class EpisodeSimulation implements ActionCheckContext {
       }
       this.activeNow = NOBODY;
     } else {
-      this.activeNow = next.subarray(0, remaining);
+      // A subarray only when someone left: creating one costs as much as a few people's step.
+      this.activeNow = remaining === n ? next : next.subarray(0, remaining);
     }
 
     return {
