@@ -80,10 +80,10 @@ async function archiveList(args: ParsedArgs, context: CommandContext): Promise<R
   return { archive: page.archive, trials };
 }
 
-async function archiveExport(args: ParsedArgs): Promise<Report> {
+async function archiveExport(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const trialId = trialArgument(args.positionals[0]!);
   const out = args.required('out');
-  const { dir, files } = await exportArchiveTrial(archivePathArgument(args), trialId, out);
+  const { dir, files } = await withProgress(context.io, args.flag('json'), (onProgress) => exportArchiveTrial(archivePathArgument(args), trialId, out, onProgress));
   return { trial: trialId, dir, files: files.map((f) => ({ file: f.file, sha256: f.sha256 })) };
 }
 
@@ -175,7 +175,7 @@ export const archiveModule: CommandModule = {
       positionals: [{ name: 'TRIAL', description: 'the trial number (archive list)' }],
       options: [ARCHIVE_OPTION, { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new folder; its parent must exist' }],
       examples: ['emberbench archive export 3 --out trial-3'],
-      run: (args) => archiveExport(args),
+      run: (args, context) => archiveExport(args, context),
     },
     {
       words: ['archive', 'check'],

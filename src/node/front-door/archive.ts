@@ -80,11 +80,16 @@ export function listArchiveTrials(archivePath: string): { readonly archive: stri
   }
 }
 
-/** `archive export`: the trial's files into a new folder `out`, every artifact checked first (reads only). */
-export async function exportArchiveTrial(archivePath: string, trialId: number, out: string): Promise<{ readonly dir: string; readonly files: readonly { readonly file: string; readonly sha256: string }[] }> {
+/** `archive export`: the trial's files into a new folder `out`, every artifact checked first (reads only); in pieces, so Ctrl+C stops it at once and leaves no folder. */
+export async function exportArchiveTrial(
+  archivePath: string,
+  trialId: number,
+  out: string,
+  onProgress?: (progress: StepProgress) => void,
+): Promise<{ readonly dir: string; readonly files: readonly { readonly file: string; readonly sha256: string }[] }> {
   const archive = Archive.open(archivePath, { mode: 'read' });
   try {
-    return await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out));
+    return await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out, onProgress));
   } finally {
     archive.close();
   }
