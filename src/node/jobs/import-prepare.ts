@@ -13,7 +13,9 @@
  *
  * In the worker the job reads the archive through its own read-only
  * connection (a job carries paths, never a database handle); the CLI
- * prepares in its own thread with its writer connection.
+ * prepares in its own thread with its writer connection, before its write
+ * transaction and in slices (prepareImportCooperatively), so Ctrl+C stops it
+ * at once; the steps are the same, so the prepared bytes are too.
  */
 
 import { ValidationError } from '../../core/errors.js';
