@@ -23,6 +23,8 @@ export const PROCESS_STAGE_FILES: readonly string[] = [
   'test/cli/evaluation-kill.test.ts',
   // Ctrl+C during score, pack, bundle and merge (a 60,000-episode pack is built first).
   'test/cli/interrupt-long.test.ts',
+  // Ctrl+C during archive import (a 3,000-episode result) and export (a 400 MB stored result).
+  'test/cli/interrupt-archive.test.ts',
   'test/archive/disk-full.test.ts',
   'test/archive/archive-delete.test.ts',
   // Language-model runs, series and cancels against the scripted endpoint.

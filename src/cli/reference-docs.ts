@@ -69,14 +69,14 @@ command come first.
   \`--help\` prints them (exit 0).
 - **Interrupts and progress.** Ctrl+C exits 130 at once, also in the middle of
   a long computation (\`score\`, \`statistics\`, \`pack build\` and
-  \`verify\`, \`bundle create\` and \`verify\` and \`evaluation merge\` yield
-  to the event loop every 20 ms or so), and leaves no output or temporary
-  file; \`evaluation run\` stops at an episode boundary and \`--resume\`
-  finishes it. \`archive import\` and \`archive export\` do not stop for
-  Ctrl+C yet: they finish their work first (an import is one transaction, so
-  the archive holds all of it or none of it). Long computations show a progress line on stderr when it
-  is a terminal, never with \`--json\` and never when stderr is a file or a
-  pipe.
+  \`verify\`, \`bundle create\` and \`verify\`, \`evaluation merge\`,
+  \`archive import\` and \`archive export\` yield to the event loop every
+  20 ms or so), and leaves no output or temporary file; \`archive import\`
+  authenticates and scores before its one write transaction, so an
+  interrupted import leaves the archive as it was. \`evaluation run\` stops at
+  an episode boundary and \`--resume\` finishes it. Long computations show a
+  progress line on stderr when it is a terminal, never with \`--json\` and
+  never when stderr is a file or a pipe.
 - **Determinism.** The same command with the same inputs gives byte-identical
   files and stdout from any directory, in any environment, in any option
   order (except the order of \`--seed\`, which is the manifest order). No

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { checkArchiveFile, defaultArchivePath, deleteTrialFromArchive, exportArchiveTrial, importIntoArchive, listArchiveTrials, type ArchiveCheckReport } from '../../node/front-door/archive.js';
 import type { CommandContext, CommandModule, OptionSpec, ParsedArgs, Report } from '../command.js';
+import { withProgress } from '../progress.js';
 
 const ARCHIVE_OPTION: OptionSpec = {
   name: 'archive',
@@ -36,7 +37,7 @@ function trialArgument(text: string): number {
   return Number(text);
 }
 
-async function archiveImport(args: ParsedArgs): Promise<Report> {
+async function archiveImport(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const files = args.positionals;
   const suiteDirs = args.list('suite');
   // --operational: none, or one per FILE, paired in order (the record keeps how the agent was isolated).
@@ -45,8 +46,8 @@ async function archiveImport(args: ParsedArgs): Promise<Report> {
     throw new UsageError(`--operational: give none or exactly one per FILE (${files.length} results, ${records.length} records), paired in order`);
   }
   const suites = [...(publicSuiteDir() === undefined ? [] : [{ dir: publicSuiteDir()!, source: 'public' as const }]), ...suiteDirs.map((dir) => ({ dir, source: 'folder' as const }))];
-  // One transaction: the suites, and every file authenticated before any of them is written.
-  const outcome = importIntoArchive(archivePathArgument(args), { files, records, suites });
+  // Every file authenticated (in slices: Ctrl+C stops it at once) before one transaction writes the suites and all of them.
+  const outcome = await withProgress(context.io, args.flag('json'), (onProgress) => importIntoArchive(archivePathArgument(args), { files, records, suites }, onProgress));
   return {
     archive: outcome.archive,
     imported: outcome.imported.map((o) => ({ file: o.file, trial: o.trialId, duplicate: o.duplicate })),
@@ -79,10 +80,10 @@ async function archiveList(args: ParsedArgs, context: CommandContext): Promise<R
   return { archive: page.archive, trials };
 }
 
-async function archiveExport(args: ParsedArgs): Promise<Report> {
+async function archiveExport(args: ParsedArgs, context: CommandContext): Promise<Report> {
   const trialId = trialArgument(args.positionals[0]!);
   const out = args.required('out');
-  const { dir, files } = await exportArchiveTrial(archivePathArgument(args), trialId, out);
+  const { dir, files } = await withProgress(context.io, args.flag('json'), (onProgress) => exportArchiveTrial(archivePathArgument(args), trialId, out, onProgress));
   return { trial: trialId, dir, files: files.map((f) => ({ file: f.file, sha256: f.sha256 })) };
 }
 
@@ -155,7 +156,7 @@ export const archiveModule: CommandModule = {
         },
       ],
       examples: ['emberbench archive import result.json --json', 'emberbench archive import result.json --operational result.operational.json', 'emberbench archive import t1.json t2.json --suite my-suite --archive runs/archive.sqlite'],
-      run: (args) => archiveImport(args),
+      run: (args, context) => archiveImport(args, context),
     },
     {
       words: ['archive', 'list'],
@@ -174,7 +175,7 @@ export const archiveModule: CommandModule = {
       positionals: [{ name: 'TRIAL', description: 'the trial number (archive list)' }],
       options: [ARCHIVE_OPTION, { name: 'out', kind: 'value', required: true, valueName: 'DIR', description: 'the new folder; its parent must exist' }],
       examples: ['emberbench archive export 3 --out trial-3'],
-      run: (args) => archiveExport(args),
+      run: (args, context) => archiveExport(args, context),
     },
     {
       words: ['archive', 'check'],

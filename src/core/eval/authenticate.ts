@@ -167,7 +167,15 @@ export function authenticateResult(text: string, source: string, suite: Suite, o
 
 /** authenticateResult as steps (src/core/steps.ts): one step per replayed episode, the same result. */
 export function* authenticateResultSteps(text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): Steps<AuthenticatedResult> {
-  const result = parseResultText(text, source);
+  return yield* authenticateParsedResultSteps(parseResultText(text, source), text, source, suite, opts);
+}
+
+/**
+ * authenticateResultSteps of a result its caller parsed already from `text`
+ * (parseResultText(text, source)): the same checks after the parse, so a
+ * caller that had to read the result first (to know its suite) parses it once.
+ */
+export function* authenticateParsedResultSteps(result: EvaluationResult, text: string, source: string, suite: Suite, opts: AuthenticateOptions = {}): Steps<AuthenticatedResult> {
   const { manifest } = result;
   const hash = authenticateResultHead(result, source, suite);
 

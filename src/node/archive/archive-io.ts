@@ -25,11 +25,13 @@ import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EmberError, ValidationError } from '../../core/errors.js';
 import { errnoCode } from '../errno.js';
+import { trackPendingDirectory } from '../files.js';
+import type { StepProgress } from '../../core/steps.js';
 import type { EvaluationManifest } from '../../core/eval/manifest.js';
 import type { FailureDeclaration } from '../../core/eval/result.js';
 import type { OperationalRecord } from '../../core/scoring/operational.js';
 import type { ExportedFile } from '../../shared/api/contract.js';
-import { getArtifactAsync, putText, sha256OfBytes, type PackedArtifact } from './artifacts.js';
+import { artifactSize, getArtifactInPieces, putText, sha256OfBytes, type PackedArtifact } from './artifacts.js';
 import type { Archive } from './archive.js';
 import { loadStoredManifest, storeManifest } from './inputs-store.js';
 import { getTrialDbRow, trialOfResultDigest } from './queries.js';
@@ -115,29 +117,51 @@ export function commitImports(archive: Archive, prepared: readonly PreparedImpor
 /**
  * The export files of a trial: the stored bytes, or for an unfinished trial
  * its result so far (as the CLI's checkpoint holds it), composed from the
- * stored episodes. Artifacts are inflated in the thread pool.
+ * stored episodes. Artifacts are inflated in the thread pool and checked
+ * piece by piece (getArtifactInPieces), so the event loop is never held
+ * for a whole one; `onProgress` is told the stored bytes read so far.
  */
-export async function trialFiles(archive: Archive, trialId: number): Promise<Map<string, Buffer>> {
+export async function trialFiles(archive: Archive, trialId: number, onProgress?: (progress: StepProgress) => void): Promise<Map<string, Buffer>> {
   const row = getTrialDbRow(archive, trialId);
   if (row === undefined) throw new ValidationError(`there is no trial ${trialId} in the archive`);
+  const stored = [
+    [EXPORT_FILES.result, row.result_digest],
+    [EXPORT_FILES.report, row.report_digest],
+    [EXPORT_FILES.summary, row.summary_digest],
+  ] as const;
+  const total = stored.reduce((n, [, digest]) => n + (digest === null ? 0 : artifactSize(archive, digest)), 0);
+  let before = 0;
+  const read = async (digest: string): Promise<Buffer> => {
+    const bytes = await getArtifactInPieces(archive, digest, (done) => onProgress?.({ what: 'reading trial files', done: before + done, total }));
+    before += bytes.length;
+    return bytes;
+  };
   const files = new Map<string, Buffer>();
   if (row.result_digest !== null) {
-    files.set(EXPORT_FILES.result, await getArtifactAsync(archive, row.result_digest));
+    files.set(EXPORT_FILES.result, await read(row.result_digest));
   } else {
     const manifest = loadStoredManifest(archive, row.manifest_hash);
     if (manifest === undefined) throw new ValidationError(`archive: trial ${trialId} names manifest ${row.manifest_hash}, which is missing`);
     const composed = await composeStoredResult(archive, trialId, manifest, row.manifest_hash, row.model_id);
     files.set(EXPORT_FILES.result, Buffer.concat(composed.chunks));
   }
-  if (row.report_digest !== null) files.set(EXPORT_FILES.report, await getArtifactAsync(archive, row.report_digest));
-  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, await getArtifactAsync(archive, row.summary_digest));
+  if (row.report_digest !== null) files.set(EXPORT_FILES.report, await read(row.report_digest));
+  if (row.summary_digest !== null) files.set(EXPORT_FILES.summary, await read(row.summary_digest));
   return files;
 }
 
-async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
+/** A file is written in pieces of this many bytes, so progress can be shown. */
+const WRITE_PIECE_BYTES = 4 << 20;
+
+async function writeSynced(path: string, bytes: Uint8Array, onBytes: (written: number) => void): Promise<void> {
   const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o666);
   try {
-    await handle.writeFile(bytes);
+    for (let at = 0; at < bytes.byteLength; at += WRITE_PIECE_BYTES) {
+      const piece = bytes.subarray(at, at + WRITE_PIECE_BYTES);
+      // writeFile writes the whole piece (looping over short writes).
+      await handle.writeFile(piece);
+      onBytes(piece.byteLength);
+    }
     await handle.sync();
   } finally {
     await handle.close();
@@ -158,15 +182,24 @@ function checkExportDir(outDir: string): void {
   if (readdirSync(outDir).length > 0) throw outDirError(`${outDir} is not empty (an export goes into a new or empty folder)`);
 }
 
-/** Writes the trial's files into `outDir` (new, or an existing empty folder), all or nothing. */
-export async function exportTrial(archive: Archive, trialId: number, outDir: string): Promise<{ dir: string; files: ExportedFile[] }> {
+/**
+ * Writes the trial's files into `outDir` (new, or an existing empty folder),
+ * all or nothing. The folder being built is tracked (files.ts
+ * trackPendingDirectory), so an interrupt or an exit midway removes it.
+ */
+export async function exportTrial(archive: Archive, trialId: number, outDir: string, onProgress?: (progress: StepProgress) => void): Promise<{ dir: string; files: ExportedFile[] }> {
   checkExportDir(outDir);
-  const files = await trialFiles(archive, trialId);
+  const files = await trialFiles(archive, trialId, onProgress);
   const target = resolve(outDir);
   const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
   await mkdir(tmp);
+  const untrack = trackPendingDirectory(tmp, true);
   try {
-    for (const [name, bytes] of files) await writeSynced(join(tmp, name), bytes);
+    const total = [...files.values()].reduce((n, bytes) => n + bytes.byteLength, 0);
+    let written = 0;
+    for (const [name, bytes] of files) {
+      await writeSynced(join(tmp, name), bytes, (n) => onProgress?.({ what: 'writing export', done: (written += n), total }));
+    }
     checkExportDir(outDir);
     if (existsSync(target)) await rmdir(target); // empty, checked just above
     await rename(tmp, target);
@@ -175,6 +208,8 @@ export async function exportTrial(archive: Archive, trialId: number, outDir: str
     if (error instanceof EmberError) throw error;
     if (errnoCode(error) === 'ENOSPC') throw outDirError(`the disk is full (no space left on device) writing ${outDir}; free some space there and try again (nothing was written)`);
     throw outDirError(`cannot write ${outDir} (${(error as Error).message})`);
+  } finally {
+    untrack();
   }
   return { dir: target, files: [...files].map(([file, bytes]) => ({ file, sha256: sha256OfBytes(bytes) })) };
 }

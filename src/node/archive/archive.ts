@@ -18,6 +18,7 @@ import { join, dirname, basename } from 'node:path';
 import { withArchiveFaults } from './archive-errors.js';
 import { openArchiveFile, stmt, type Db, type OpenOptions } from './db.js';
 import { checkStorageFault } from './storage-faults.js';
+import { processScope } from '../lifetime.js';
 
 const connections = new WeakMap<Archive, Db>();
 
@@ -30,7 +31,13 @@ export class Archive {
   /** Opens (creating and migrating when writing) the archive at `path`; 'read' opens an existing one read-only. */
   static open(path: string, options: OpenOptions = { mode: 'write' }): Archive {
     const opened = openArchiveFile(path, options);
-    const archive = new Archive(opened.path, opened.close);
+    // A process that exits with the archive open (Ctrl+C is process.exit) closes it as close() would:
+    // SQLite then removes the log files (-wal, -shm) and the writer lock's journal instead of leaving them.
+    const release = processScope.add({ dispose: () => opened.close(), onExit: () => opened.close() });
+    const archive = new Archive(opened.path, () => {
+      release();
+      opened.close();
+    });
     connections.set(archive, opened.db);
     return archive;
   }

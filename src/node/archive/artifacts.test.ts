@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getArtifact, getArtifactAsync, packArtifact, packArtifactAsync, packChunksAsync, putPacked, utf8 } from './artifacts.js';
+import { getArtifact, getArtifactAsync, getArtifactInPieces, packArtifact, packArtifactAsync, packChunksAsync, putPacked, utf8 } from './artifacts.js';
 import { Archive } from './archive.js';
 import { rawDatabase } from '../../../test/kits/archive-kit.js';
 
@@ -45,6 +45,12 @@ describe('artifacts', () => {
       expect(getArtifact(archive, inPool.digest).equals(bytes)).toBe(true);
       expect((await getArtifactAsync(archive, streamed.digest)).equals(bytes)).toBe(true);
       expect((await getArtifactAsync(archive, raw.digest)).toString('utf8')).toBe('manifest\n');
+      // In pieces (an export): the same bytes, the progress rising to the size.
+      const seen: number[] = [];
+      expect((await getArtifactInPieces(archive, streamed.digest, (done, total) => seen.push(done, total))).equals(bytes)).toBe(true);
+      expect(seen.length).toBeGreaterThan(4);
+      expect(seen.slice(-2)).toEqual([bytes.byteLength, bytes.byteLength]);
+      expect((await getArtifactInPieces(archive, raw.digest)).toString('utf8')).toBe('manifest\n');
     } finally {
       close();
     }
@@ -61,9 +67,17 @@ describe('artifacts', () => {
       db.prepare('UPDATE artifacts SET bytes = ? WHERE digest = ?').run(packArtifact('record', recordLike(65)).stored, packed.digest);
       expect(() => getArtifact(archive, packed.digest)).toThrow(/does not match its digest/);
       await expect(getArtifactAsync(archive, packed.digest)).rejects.toThrow(/does not match its digest/);
+      await expect(getArtifactInPieces(archive, packed.digest)).rejects.toThrow(/does not match its digest/);
       db.prepare('UPDATE artifacts SET bytes = ? WHERE digest = ?').run(Buffer.from('not deflate'), packed.digest);
       await expect(getArtifactAsync(archive, packed.digest)).rejects.toThrow(/cannot be decompressed/);
+      await expect(getArtifactInPieces(archive, packed.digest)).rejects.toThrow(/cannot be decompressed/);
       await expect(getArtifactAsync(archive, '0'.repeat(64))).rejects.toThrow(/is missing/);
+      await expect(getArtifactInPieces(archive, '0'.repeat(64))).rejects.toThrow(/is missing/);
+      // A raw artifact edited in place: read in pieces, still refused.
+      const manifest = packArtifact('manifest', utf8('manifest\n'));
+      putPacked(archive, manifest);
+      db.prepare('UPDATE artifacts SET bytes = ? WHERE digest = ?').run(utf8('manifesT\n'), manifest.digest);
+      await expect(getArtifactInPieces(archive, manifest.digest)).rejects.toThrow(/does not match its digest/);
     } finally {
       close();
     }

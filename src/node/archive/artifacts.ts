@@ -7,6 +7,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -210,10 +211,12 @@ function undecompressable(digest: string): ValidationError {
   return new ValidationError(`archive: artifact ${digest} cannot be decompressed (the archive is damaged)`);
 }
 
+function mismatch(digest: string): ValidationError {
+  return new ValidationError(`archive: artifact ${digest} does not match its digest (the archive is damaged or was edited)`);
+}
+
 function checked(digest: string, row: ArtifactRow, bytes: Buffer): Buffer {
-  if (bytes.byteLength !== row.size || sha256OfBytes(bytes) !== digest) {
-    throw new ValidationError(`archive: artifact ${digest} does not match its digest (the archive is damaged or was edited)`);
-  }
+  if (bytes.byteLength !== row.size || sha256OfBytes(bytes) !== digest) throw mismatch(digest);
   return bytes;
 }
 
@@ -241,6 +244,45 @@ export async function getArtifactAsync(archive: Archive, digest: string): Promis
     throw undecompressable(digest);
   }
   return checked(digest, row, bytes);
+}
+
+/** A raw artifact is hashed in pieces of this many bytes, the event loop getting a turn between them. */
+const RAW_PIECE_BYTES = 1 << 20;
+
+/**
+ * getArtifactAsync for a large artifact (an exported result): inflated in
+ * the thread pool as a stream and hashed piece by piece, so the event loop
+ * (a Ctrl+C handler) never waits for the whole of it; `onBytes` is told the
+ * bytes read so far and the artifact's size. The same bytes and the same
+ * errors as getArtifactAsync.
+ */
+export async function getArtifactInPieces(archive: Archive, digest: string, onBytes?: (done: number, total: number) => void): Promise<Buffer> {
+  const row = artifactRow(archive, digest);
+  const hash = createHash('sha256');
+  const pieces: Buffer[] = [];
+  let size = 0;
+  const take = (piece: Buffer): void => {
+    hash.update(piece);
+    pieces.push(piece);
+    size += piece.length;
+    onBytes?.(size, row.size);
+  };
+  if (row.encoding === 'deflate') {
+    try {
+      await pipeline(Readable.from([row.bytes]), createInflateRaw({ chunkSize: READ_BACK_PIECE_BYTES }), async (inflated: AsyncIterable<Buffer>) => {
+        for await (const piece of inflated) take(piece);
+      });
+    } catch {
+      throw undecompressable(digest);
+    }
+  } else {
+    for (let at = 0; at < row.bytes.length; at += RAW_PIECE_BYTES) {
+      take(row.bytes.subarray(at, at + RAW_PIECE_BYTES));
+      await nextTurn();
+    }
+  }
+  if (size !== row.size || hash.digest('hex') !== digest) throw mismatch(digest);
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, size);
 }
 
 /**

@@ -15,8 +15,9 @@ import { readSuiteFolder, storeSuite, type SuiteSource } from '../archive/inputs
 import { listTrials } from '../archive/queries.js';
 import { readTextInput } from '../inputs.js';
 import { checkArchive, type ArchiveCheckReport } from '../jobs/check.js';
-import { prepareImport } from '../jobs/import-prepare.js';
+import { prepareImport, prepareImportCooperatively, stillPrepared, type FoundDuplicate } from '../jobs/import-prepare.js';
 import { runScoreJob } from '../jobs/score-job.js';
+import type { StepProgress } from '../../core/steps.js';
 import type { TrialRow } from '../../shared/api/views.js';
 
 export { defaultArchivePath } from '../services/paths.js';
@@ -39,22 +40,28 @@ export interface ArchiveImportOutcome {
 }
 
 /**
- * `archive import`: every file and suite read first, then in one
- * transaction the suites stored and every result authenticated before any
- * of them is written (all or nothing).
+ * `archive import`: every file and suite read first; then, with the writer
+ * lock held, every result prepared (authenticated, scored, packed) in
+ * slices, so Ctrl+C stops it at once with nothing written; then one short
+ * transaction stores the suites and every result (all or nothing). What the
+ * preparation assumed of the archive is checked again inside the
+ * transaction, and a result whose assumption no longer holds is prepared
+ * again there, as it would have been without slices.
  */
-export function importIntoArchive(archivePath: string, input: ArchiveImportInput): ArchiveImportOutcome {
+export async function importIntoArchive(archivePath: string, input: ArchiveImportInput, onProgress?: (progress: StepProgress) => void): Promise<ArchiveImportOutcome> {
   const texts = input.files.map((path) => readTextInput(path, 'evaluation result'));
   const recordFiles = input.records.map((path) => ({ fileName: path, text: readTextInput(path, 'operational record') }));
   const suites = input.suites.map((s) => ({ ...readSuiteFolder(s.dir), source: s.source }));
   const archive = Archive.open(archivePath, { mode: 'write' });
   try {
+    const prepared: (PreparedImport | FoundDuplicate)[] = [];
+    for (const [k, path] of input.files.entries()) prepared.push(await prepareImportCooperatively(archive, path, texts[k]!, recordFiles[k], suites, onProgress));
     const outcomes = archive.write((db) => {
       for (const s of suites) storeSuite(db, s.suite, s.files, s.source);
-      const prepared = input.files.map((path, k) => prepareImport(db, path, texts[k]!, recordFiles[k]));
-      const fresh = commitImports(archive, prepared.filter((p): p is PreparedImport => !('duplicate' in p)));
+      const current = prepared.map((p, k) => (stillPrepared(db, p) ? p : prepareImport(db, input.files[k]!, texts[k]!, recordFiles[k])));
+      const fresh = commitImports(archive, current.filter((p): p is PreparedImport => !('duplicate' in p)));
       let next = 0;
-      return prepared.map((p) => ('duplicate' in p ? { trialId: p.duplicate, duplicate: true } : fresh[next++]!));
+      return current.map((p) => ('duplicate' in p ? { trialId: p.duplicate, duplicate: true } : fresh[next++]!));
     });
     return { archive: archive.path, imported: outcomes.map((o, k) => ({ file: input.files[k]!, trialId: o.trialId, duplicate: o.duplicate })) };
   } finally {
@@ -73,11 +80,16 @@ export function listArchiveTrials(archivePath: string): { readonly archive: stri
   }
 }
 
-/** `archive export`: the trial's files into a new folder `out`, every artifact checked first (reads only). */
-export async function exportArchiveTrial(archivePath: string, trialId: number, out: string): Promise<{ readonly dir: string; readonly files: readonly { readonly file: string; readonly sha256: string }[] }> {
+/** `archive export`: the trial's files into a new folder `out`, every artifact checked first (reads only); in pieces, so Ctrl+C stops it at once and leaves no folder. */
+export async function exportArchiveTrial(
+  archivePath: string,
+  trialId: number,
+  out: string,
+  onProgress?: (progress: StepProgress) => void,
+): Promise<{ readonly dir: string; readonly files: readonly { readonly file: string; readonly sha256: string }[] }> {
   const archive = Archive.open(archivePath, { mode: 'read' });
   try {
-    return await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out));
+    return await withArchiveFaultsAsync(archive.path, () => exportTrial(archive, trialId, out, onProgress));
   } finally {
     archive.close();
   }

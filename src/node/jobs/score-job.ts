@@ -9,7 +9,9 @@
 
 import type { Archive } from '../archive/archive.js';
 import { packFromFiles, storedPackFiles, storedSuiteFiles, suiteFromFiles } from '../archive/inputs-store.js';
-import { scoreResultText } from './score-trial.js';
+import type { EvaluationResult } from '../../core/eval/result.js';
+import { runSteps, type Steps } from '../../core/steps.js';
+import { scoreResultTextSteps } from './score-trial.js';
 import type { ScoredTrial } from '../archive/trials-store.js';
 
 export interface ScoreJob {
@@ -36,8 +38,13 @@ export function scoreJobOf(archive: Archive, result: string | readonly Uint8Arra
 
 /** Runs a job in this thread: the suite and pack authenticated from the bytes, then `score`'s computation. */
 export function runScoreJob(job: ScoreJob): ScoredTrial {
+  return runSteps(scoreJobSteps(job));
+}
+
+/** runScoreJob as steps (src/core/steps.ts): those of scoreResultTextSteps. `parsed`: the caller's parse of the job's result text. */
+export function* scoreJobSteps(job: ScoreJob, parsed?: EvaluationResult): Steps<ScoredTrial> {
   const pack = job.pack === null ? null : packFromFiles(new Map(job.pack.files), job.pack.digest, false);
   const suite = pack?.suite ?? suiteFromFiles(new Map(job.suiteFiles), `archive:suite/${job.suiteHash.slice(0, 12)}`);
   const text = typeof job.result === 'string' ? job.result : Buffer.concat(job.result).toString('utf8');
-  return scoreResultText(text, job.source, { suite, pack });
+  return yield* scoreResultTextSteps(text, job.source, { suite, pack }, parsed);
 }

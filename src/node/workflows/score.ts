@@ -12,8 +12,8 @@
  * conflicts with the result's (another kind or message) is rejected.
  */
 
-import { authenticateResultSteps, type AuthenticatedResult } from '../../core/eval/authenticate.js';
-import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type FailureDeclaration } from '../../core/eval/result.js';
+import { authenticateParsedResultSteps, authenticateResultSteps, type AuthenticatedResult } from '../../core/eval/authenticate.js';
+import { DECLARED_FAILURE_KINDS, MAX_FAILURE_MESSAGE_LENGTH, type EvaluationResult, type FailureDeclaration } from '../../core/eval/result.js';
 import { fieldError } from '../../core/errors.js';
 import { FieldReader } from '../../core/json/fields.js';
 import { parseJsonInput } from '../../core/json/strict-parse.js';
@@ -94,8 +94,9 @@ export function authenticateAgainst(suite: Suite, pack: EnvironmentPack | null, 
 }
 
 /** authenticateAgainst as steps (src/core/steps.ts): one step per replayed episode. */
-export function* authenticateAgainstSteps(suite: Suite, pack: EnvironmentPack | null, text: string, source: string): Steps<AuthenticatedResult> {
-  const result = yield* authenticateResultSteps(text, source, suite);
+export function* authenticateAgainstSteps(suite: Suite, pack: EnvironmentPack | null, text: string, source: string, parsed?: EvaluationResult): Steps<AuthenticatedResult> {
+  // `parsed`: the caller's parseResultText(text, source), not parsed again.
+  const result = yield* (parsed === undefined ? authenticateResultSteps(text, source, suite) : authenticateParsedResultSteps(parsed, text, source, suite));
   if (pack !== null) checkResultAgainstPack(pack, result, source);
   return result;
 }
