@@ -63,7 +63,7 @@ const READ_CHUNK_BYTES = 8 << 20;
 /** Bytes scanned between two steps (src/core/steps.ts). */
 const SCAN_STEP_BYTES = 1 << 16;
 /** A result's opening with no episodes: the tail completes it to a result text. */
-const EMPTY_EPISODES = '{"episodes":[]';
+export const EMPTY_EPISODES = '{"episodes":[]';
 
 /** What a streamed authentication returns (the episodes go to `onEpisode`, one at a time). */
 export interface StreamedResult {
@@ -102,7 +102,7 @@ export interface StreamAuthenticateOptions extends AuthenticateOptions {
 }
 
 /** Bytes that are not a canonical result's structure, at a byte offset. */
-class StructureError extends Error {
+export class StructureError extends Error {
   constructor(
     readonly at: number,
     readonly reason: string,
@@ -111,7 +111,7 @@ class StructureError extends Error {
   }
 }
 
-interface Scan {
+export interface Scan {
   /** [start, end) of each element of `episodes`. */
   readonly ranges: number[];
   readonly tail: Buffer;
@@ -123,8 +123,20 @@ function printable(b: number): boolean {
   return b >= 0x20 && b < 0x7f;
 }
 
+/** Where the scanner reads: `read` fills `buf` from `position` and says how many bytes it read. */
+export interface ByteSource {
+  readonly size: number;
+  read(buf: Buffer, length: number, position: number): number;
+}
+
+/** An open file as a byte source. */
+function fileSource(fd: number, size: number): ByteSource {
+  return { size, read: (buf, length, position) => readSync(fd, buf, 0, length, position) };
+}
+
 /** Pass 1: the structure, the episode ranges, the tail and the digest. */
-function* scanSteps(fd: number, size: number, chunkBytes: number, maxTail: number, source: string): Steps<Scan> {
+export function* scanSteps(input: ByteSource, chunkBytes: number, maxTail: number, source: string): Steps<Scan> {
+  const { size } = input;
   const hash = createHash('sha256');
   // No string of a result is long (MAX_RESULT_STRING_BYTES): a huge one is refused here, before any piece becomes a string.
   const strings = new JsonStringLengthGuard(MAX_RESULT_STRING_BYTES);
@@ -140,7 +152,7 @@ function* scanSteps(fd: number, size: number, chunkBytes: number, maxTail: numbe
   const buf = Buffer.allocUnsafe(chunkBytes);
   for (let offset = 0; offset < size; ) {
     yield { what: 'reading result', done: offset, total: size };
-    const n = readSync(fd, buf, 0, Math.min(chunkBytes, size - offset), offset);
+    const n = input.read(buf, Math.min(chunkBytes, size - offset), offset);
     if (n === 0) throw new StructureError(offset, 'the file ended while it was read');
     const chunk = buf.subarray(0, n);
     // The digest covers the text without its final LF.
@@ -293,7 +305,7 @@ export function* authenticateResultPiecesSteps(pieces: ResultPieces, source: str
 
 function* streamAuthenticateSteps(fd: number, size: number, source: string, suite: Suite, opts: StreamAuthenticateOptions): Steps<StreamedResult> {
   const maxText = MAX_TEXT_INPUT_BYTES;
-  const { ranges, tail, digest } = yield* scanSteps(fd, size, opts.chunkBytes ?? READ_CHUNK_BYTES, maxText, source);
+  const { ranges, tail, digest } = yield* scanSteps(fileSource(fd, size), opts.chunkBytes ?? READ_CHUNK_BYTES, maxText, source);
   const tailAt = ranges.length === 0 ? OPENING.length + 1 : ranges[ranges.length - 1]! + 1;
   const episode = (i: number): string => {
     const start = ranges[2 * i]!;
@@ -410,7 +422,7 @@ export function* resultFileEpisodeTexts(path: string, digest: string): Generator
   try {
     let found: Scan;
     try {
-      found = runSteps(scanSteps(fd, fstatSync(fd).size, READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES, path));
+      found = runSteps(scanSteps(fileSource(fd, fstatSync(fd).size), READ_CHUNK_BYTES, MAX_TEXT_INPUT_BYTES, path));
     } catch (error) {
       throw error instanceof StructureError || error instanceof ValidationError ? changed() : error;
     }

@@ -19,7 +19,6 @@
  */
 
 import { ValidationError } from '../../core/errors.js';
-import { parseResultText } from '../../core/eval/result.js';
 import { parseOperationalRecordText, type OperationalRecord } from '../../core/scoring/operational.js';
 import { createHash } from 'node:crypto';
 import { manifestHash } from '../../core/eval/manifest.js';
@@ -31,6 +30,7 @@ import { onlyPackOfManifest } from '../archive/catalog-queries.js';
 import { hasSuite, loadStoredSuite, storedPackFiles, storedSuiteFiles, suiteFromFiles } from '../archive/inputs-store.js';
 import { trialOfResultDigest } from '../archive/queries.js';
 import { driveSteps } from '../cooperative.js';
+import { parseResultTextSteps } from '../eval/result-text-steps.js';
 import { scoreJobSteps } from './score-job.js';
 import { scoreResultTextSteps } from './score-trial.js';
 import { episodeRowOf, packEpisode, type EpisodeRowData, type PackedEpisode } from '../archive/trials-store.js';
@@ -96,7 +96,7 @@ function* prepareUnpackedSteps(
   const digest = yield* digestSteps(bytes);
   const existing = trialOfResultDigest(archive, digest);
   if (existing !== undefined) return { duplicate: existing, digest };
-  const result = parseResultText(text, fileName);
+  const result = yield* parseResultTextSteps(text, bytes, fileName);
   yield { what: 'replaying episodes', done: 0, total: result.episodes.length };
   const suiteRef = result.manifest.suite;
   const stored = hasSuite(archive, suiteRef.suite_hash);
