@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { baselineFactory } from '../../core/baselines/registry.js';
 import { MismatchError, ValidationError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/sim/record.js';
-import { recordText } from '../../core/sim/record.js';
+import { recordDigest, recordText } from '../../core/sim/record.js';
 import { defaultEntryPoints } from '../entry-points.js';
 import { evaluateEpisode } from '../eval/evaluate-episode.js';
 import { loadScenarioFile } from '../inputs.js';
@@ -54,6 +54,7 @@ describe('runEpisodeToFile', () => {
     const evaluated = await evaluateEpisode(baselineFactory('congestion-aware-v1')!, scenario, { index: 0, scenario_id: scenario.scenarioId, seed: '7' });
     expect(readFileSync(out, 'utf8')).toBe(recordText(evaluated.episode.record));
     expect(outcome.text).toBe(readFileSync(out, 'utf8'));
+    expect(outcome.digest).toBe(recordDigest(outcome.text));
   });
 
   it('refuses a record whose replay differs (MismatchError, exit 5) and writes nothing', async () => {
