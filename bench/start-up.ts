@@ -77,11 +77,17 @@ export async function benchStartUp(): Promise<Figure[]> {
   return figures;
 }
 
-/** `episode run` end to end (issue 21): the whole process, start-up, scenario, episode, replay check and write, in person-steps per CPU second. */
+/**
+ * `episode run` end to end (issue 21): the whole process, start-up, scenario, episode, replay check and write, in person-steps per CPU second.
+ * `lanes-256` is a longer moving-crowd episode beside `open-200` (moving-crowds.ts), with the same goals of the 10,000-people world:
+ * on `open-200`'s 0.39 M person-steps the goals leave the process less than a bare Node start.
+ */
 const EPISODE_RUN_GOALS: readonly { readonly world: string; readonly agent: string; readonly goal: number }[] = [
   { world: 'open-200', agent: 'static-shortest-path-v1', goal: 3e6 },
   { world: 'open-200', agent: 'congestion-aware-v1', goal: 1e6 },
   { world: 'long-horizon', agent: 'static-shortest-path-v1', goal: 1.5e6 },
+  { world: 'lanes-256', agent: 'static-shortest-path-v1', goal: 3e6 },
+  { world: 'lanes-256', agent: 'congestion-aware-v1', goal: 1e6 },
 ];
 const EPISODE_RUNS = 3;
 
@@ -91,13 +97,14 @@ export async function benchEpisodeRun(): Promise<Figure[]> {
   }
   const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
-  const { movingCrowdWorlds } = await import('./moving-crowds.js');
+  const { lanesWorld, movingCrowdWorlds } = await import('./moving-crowds.js');
   const { longHorizonScenario } = await import('./long-horizon.js');
   const dir = mkdtempSync(join(tmpdir(), 'ember-bench-cli-run-'));
   try {
     const scenarios: Record<string, { label: string; json: unknown }> = {
       'open-200': { label: movingCrowdWorlds()[0]!.label, json: movingCrowdWorlds()[0]!.scenario.json },
       'long-horizon': { label: '256 x 256, H = 10,000, 10 people', json: longHorizonScenario(10).json },
+      'lanes-256': { label: lanesWorld().label, json: lanesWorld().scenario.json },
     };
     for (const [name, { json }] of Object.entries(scenarios)) writeFileSync(join(dir, `${name}.json`), JSON.stringify(json));
     // What Node itself costs: on these episodes the goals leave the whole

@@ -11,15 +11,14 @@
  *                                RESULT_STEM.operational.json (with K > 1 and a
  *                                given FILE: FILE_STEM.t1.json, ...)
  *
- * where X_STEM is the path without a final `.json`.
+ * where X_STEM is the path without a final `.json`. The adapter's agent
+ * spec itself (reading --agent-config) is llm-agent-argument.ts, imported
+ * only when the adapter is asked for.
  */
 
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { loadAgentConfig } from '../node/agents/openai-chat/config-file.js';
-import { createSlots } from '../node/agents/openai-chat/slots.js';
 import { DEFAULT_MAX_CONNECTIONS, MAX_CONNECTIONS_LIMIT, OPENAI_CHAT_AGENT_ID } from '../node/agents/openai-chat/limits.js';
-import type { AgentSpec } from '../node/agents/spec.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
 
 export const OPENAI_CHAT_SPEC = `builtin:${OPENAI_CHAT_AGENT_ID}`;
@@ -78,34 +77,3 @@ export function trialsArgument(text: string | undefined): number {
   return Number(text);
 }
 
-function maxConnectionsArgument(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MAX_CONNECTIONS;
-  if (!/^[1-9][0-9]{0,4}$/.test(text) || Number(text) > MAX_CONNECTIONS_LIMIT) {
-    throw new UsageError(`--max-connections: must be an integer from 1 to ${MAX_CONNECTIONS_LIMIT}`);
-  }
-  return Number(text);
-}
-
-/**
- * The adapter's agent spec for one output (`resultPath`, trial k of K):
- * --agent-config is read and validated here (exit 3 for a bad file). One
- * shared connection budget serves every trial and every worker thread.
- */
-export function llmAgentArgument(args: ParsedArgs, resultPath: string, k = 1, trials = 1, slots?: SharedArrayBuffer, liveUsage?: SharedArrayBuffer): AgentSpec & { kind: 'llm' } {
-  const configPath = args.value('agent-config');
-  if (configPath === undefined) throw new UsageError(`--agent ${OPENAI_CHAT_SPEC} needs --agent-config FILE`);
-  if (args.value('agent-command') !== undefined) throw new UsageError('give exactly one of --agent SPEC or --agent-command "CMD", not both');
-  const maxConnections = maxConnectionsArgument(args.value('max-connections'));
-  const config = loadAgentConfig(configPath);
-  return {
-    kind: 'llm',
-    options: {
-      config,
-      maxConnections,
-      slots: slots ?? createSlots(maxConnections),
-      transcriptDir: trialTranscriptDir(args.value('transcript-dir'), resultPath, k, trials),
-      responseCacheDir: args.value('response-cache') ?? null,
-      ...(liveUsage === undefined ? {} : { liveUsage }),
-    },
-  };
-}

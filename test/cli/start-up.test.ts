@@ -52,12 +52,12 @@ describe.skipIf(!BUILT_CLI)('the built CLI starts from its command index', () =>
     expect(run.modules.filter((m) => m.startsWith('dist/node/archive/'))).toEqual([]);
   });
 
-  it('episode run with a builtin agent loads no other agent host, no scorer and no generator', () => {
+  it('episode run with a builtin agent loads no other agent host, no chat-adapter configuration, no metrics, no scorer and no generator', () => {
     const out = join(scratch, 'record.json');
     const run = loadedBy(['episode', 'run', '--scenario', join(ROOT, 'test', 'cli', 'fixtures', 'corridor.json'), '--seed', '0', '--agent', 'builtin:always-stay', '--out', out]);
     expect(run.status).toBe(0);
     expect(run.modules).toContain('dist/core/sim/simulation.js');
-    const unneeded = ['dist/node/agents/module-agent.js', 'dist/node/agents/command-agent.js', 'dist/node/agents/openai-chat/session.js', 'dist/core/scoring/evidence.js', 'dist/core/scoring/references.js', 'dist/core/stats/bootstrap.js', 'dist/core/generate/', 'dist/node/generated-suite.js', 'node_modules/decimal.js/', 'node_modules/zod/'];
+    const unneeded = ['dist/node/agents/module-agent.js', 'dist/node/agents/command-agent.js', 'dist/node/agents/openai-chat/session.js', 'dist/core/metrics/', 'dist/core/eval/authenticate.js', 'dist/core/eval/result.js', 'dist/core/llm/', 'dist/core/scoring/operational.js', 'dist/node/agents/openai-chat/config-file.js', 'dist/core/scoring/evidence.js', 'dist/core/scoring/references.js', 'dist/core/stats/bootstrap.js', 'dist/core/generate/', 'dist/node/generated-suite.js', 'node_modules/decimal.js/', 'node_modules/zod/'];
     for (const module of unneeded) expect(run.modules.filter((m) => m.startsWith(module)), module).toEqual([]);
   });
 });

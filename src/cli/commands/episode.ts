@@ -15,11 +15,12 @@ import {
   seedArgument,
 } from '../arguments.js';
 import type { CommandModule, ParsedArgs, Report } from '../command.js';
-import { LLM_AGENT_OPTIONS, isLlmAgentArgument, llmAgentArgument, rejectLlmOptions } from '../llm-options.js';
+import { LLM_AGENT_OPTIONS, isLlmAgentArgument, rejectLlmOptions } from '../llm-options.js';
 
 /** --agent / --agent-command, or the chat-completions adapter with its options (transcript next to --out). */
-function agentArgumentWithAdapter(args: ParsedArgs): AgentSpec {
-  if (isLlmAgentArgument(args)) return llmAgentArgument(args, args.required('out'));
+async function agentArgumentWithAdapter(args: ParsedArgs): Promise<AgentSpec> {
+  // The adapter's configuration reader is loaded only for the adapter (llm-agent-argument.ts).
+  if (isLlmAgentArgument(args)) return (await import('../llm-agent-argument.js')).llmAgentArgument(args, args.required('out'));
   rejectLlmOptions(args);
   return agentArgument(args);
 }
@@ -27,7 +28,7 @@ function agentArgumentWithAdapter(args: ParsedArgs): AgentSpec {
 async function episodeRun(args: ParsedArgs): Promise<Report> {
   // 1. The command line (exit 2): nothing is read before it is well-formed.
   const seed = seedArgument(args.required('seed'));
-  const agent = agentArgumentWithAdapter(args);
+  const agent = await agentArgumentWithAdapter(args);
   const agentPaths = agentPathArguments(args.list('agent-path'));
   const actTimeoutMs = actTimeoutArgument(args.value('act-timeout-ms')) ?? DEFAULT_ACT_TIMEOUT_MS;
   const scenarioPath = args.required('scenario');

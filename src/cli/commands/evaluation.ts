@@ -43,7 +43,6 @@ import {
   LLM_AGENT_OPTIONS,
   LLM_EVALUATION_OPTIONS,
   isLlmAgentArgument,
-  llmAgentArgument,
   rejectLlmOptions,
   trialOperationalPath,
   trialResultPath,
@@ -123,7 +122,9 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
   const shard = shardText === undefined ? undefined : parseShard(shardText);
 
   // The adapter's --agent-config is read here (exit 3); one connection budget serves every trial.
-  const chosen = llm ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
+  // Its configuration reader is loaded only for the adapter (llm-agent-argument.ts).
+  const llmAgentArgument = llm ? (await import('../llm-agent-argument.js')).llmAgentArgument : undefined;
+  const chosen = llmAgentArgument ? llmAgentArgument(args, trialResultPath(out, 1, trials), 1, trials) : agentArgument(args);
   // Progress lines say "trial k of K" and, for a language model, what this trial and the run spent so far.
   const meter = runMeter(trials, chosen.kind === 'llm' ? { pricing: chosen.options.config.pricing } : null);
   const first = chosen.kind === 'llm' && meter.liveUsage !== undefined ? { ...chosen, options: { ...chosen.options, liveUsage: meter.liveUsage } } : chosen;
@@ -151,7 +152,7 @@ async function evaluationRun(args: ParsedArgs, context: CommandContext, json: bo
     jobs,
     trials,
     resultPath: (k) => trialResultPath(out, k, trials),
-    agentFor: (k, path) => (k === 1 || !llm ? first : llmAgentArgument(args, path, k, trials, slots, meter.liveUsage)),
+    agentFor: (k, path) => (k === 1 || llmAgentArgument === undefined ? first : llmAgentArgument(args, path, k, trials, slots, meter.liveUsage)),
     ...(llm || local ? { operationalPath: (k: number, path: string) => trialOperationalPath(args.value('operational-out'), path, k, trials) } : {}),
     onTrial: (k) => {
       meter.startTrial(k);

@@ -1,10 +1,12 @@
 /**
  * One episode, evaluated: the episode start prepared from the scenario and
- * seed, a fresh agent from the factory, the single simulator path, then the
- * replay check and the metrics from the replay (measureRecord, the code path
- * `evaluation verify` uses). It is the same in the main thread (--jobs 1),
- * in a worker, in `episode run`, the benches and the test kits, so a record
- * is committed only after it was authenticated the way a verifier will.
+ * seed, a fresh agent from the factory, the single simulator path
+ * (fresh-episode.ts), then the replay check and the metrics from the replay
+ * (measureRecord, the code path `evaluation verify` uses). It is the same in
+ * the main thread (--jobs 1), in a worker, the benches and the test kits, so
+ * a record is committed only after it was authenticated the way a verifier
+ * will. (`episode run` writes a record, not a result: it runs the same
+ * episode and authenticates it as `replay verify` does, by replay alone.)
  *
  * With a scoring context it also computes the episode's references and
  * episode score (scoring-v1.0.md section 4), as `score` will from the
@@ -17,19 +19,11 @@ import { measureRecord, type MeasuredEpisode } from '../../core/eval/authenticat
 import type { ResultEpisode } from '../../core/eval/result.js';
 import type { EnvironmentPack } from '../../core/pack/pack.js';
 import type { AgentFactory } from '../../core/sim/agent.js';
-import { runEpisode } from '../../core/sim/episode.js';
-import { prepareEpisode } from '../../core/world/episode-start.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './episode-scoring.js';
+import { runFreshEpisode, type ChildWatcher } from './fresh-episode.js';
 
 export type { EpisodeJob, EpisodeScoring, EpisodeScoringContext } from './episode-scoring.js';
-
-/** Told about every agent process an episode uses, so none can outlive the evaluator. */
-export interface ChildWatcher {
-  started(pid: number): void;
-  /** After the episode; `live` is false once the process is gone. */
-  settled(pid: number, live: boolean): void;
-}
 
 /** The scoring context of a run against a pack. */
 export function packScoringContext(pack: EnvironmentPack): EpisodeScoringContext {
@@ -52,20 +46,6 @@ export interface EvaluatedEpisode {
   readonly scoring?: EpisodeScoring;
 }
 
-function agentPid(agent: unknown): number | undefined {
-  const pid = (agent as { pid?: unknown } | null)?.pid;
-  return typeof pid === 'number' ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The agent's error with the episode named, keeping its class and failure kind. */
 export function episodeAgentError(error: AgentError, job: EpisodeJob): AgentError {
   const message = `episode ${job.index} (${job.scenario_id}): ${error.message}`;
@@ -85,16 +65,7 @@ export async function evaluateEpisode(
   job: EpisodeJob,
   options: EvaluateEpisodeOptions = {},
 ): Promise<EvaluatedEpisode> {
-  const start = prepareEpisode(scenario, job.seed);
-  const agent = await factory();
-  const pid = agentPid(agent);
-  if (pid !== undefined) options.watcher?.started(pid);
-  let run;
-  try {
-    run = await runEpisode(start, agent);
-  } finally {
-    if (pid !== undefined) options.watcher?.settled(pid, isAlive(pid));
-  }
+  const run = await runFreshEpisode(factory, scenario, job.seed, options.watcher);
   const source = options.source ?? `episode ${job.index} (${job.scenario_id}) record`;
   const measured = measureRecord(scenario, run.record, source);
   const episode: ResultEpisode = { index: job.index, metrics: measured.metrics, record: run.record };

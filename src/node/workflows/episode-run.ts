@@ -7,13 +7,15 @@
  * (exit 6).
  */
 
-import { recordDigest, recordText, type RunRecord } from '../../core/sim/record.js';
+import { replayRecord } from '../../core/sim/authenticate-record.js';
+import { sha256Hex } from '../../core/hash.js';
+import { recordText, type RunRecord } from '../../core/sim/record.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
 import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
 import { agentModuleInputs, type AgentSpec } from '../agents/spec.js';
 import type { EntryPoints } from '../entry-points.js';
-import { evaluateEpisode } from '../eval/evaluate-episode.js';
+import { runFreshEpisode } from '../eval/fresh-episode.js';
 import { checkOutputPath, writeOutputFile } from '../files.js';
 import { loadScenarioFile } from '../inputs.js';
 import type { ResourceScope } from '../lifetime.js';
@@ -42,6 +44,9 @@ export interface EpisodeRunOutcome {
   readonly digest: string;
 }
 
+/** Names the fresh record in replay messages (`run record: trajectory[3].moved: ...`). */
+const RECORD_SOURCE = 'run record';
+
 export async function runEpisodeToFile(opts: EpisodeRunOptions): Promise<EpisodeRunOutcome> {
   const output = { force: opts.force, inputs: [opts.scenarioPath, ...agentModuleInputs(opts.agent, opts.agentPaths)] };
   const scenario = loadScenarioFile(opts.scenarioPath);
@@ -50,8 +55,7 @@ export async function runEpisodeToFile(opts: EpisodeRunOptions): Promise<Episode
   const session = await openAgent(opts.agent, { agentPaths: opts.agentPaths, actTimeoutMs: opts.actTimeoutMs, entryPoints: opts.entryPoints, scope: opts.scope, sandbox: opts.sandbox });
   let record: RunRecord;
   try {
-    // The replay check is evaluateEpisode's: measureRecord replays the fresh record.
-    record = (await evaluateEpisode(session.factory, scenario, { index: 0, scenario_id: scenario.scenarioId, seed: opts.seed }, { source: 'run record' })).episode.record;
+    record = (await runFreshEpisode(session.factory, scenario, opts.seed)).record;
   } catch (error) {
     // The episode's error is the one reported; closing is best effort then.
     await session.close().catch(() => undefined);
@@ -59,7 +63,18 @@ export async function runEpisodeToFile(opts: EpisodeRunOptions): Promise<Episode
   }
   await session.close();
 
+  // The replay check of the fresh record, as `replay verify` makes it (a
+  // difference is a MismatchError, exit 5, and nothing is written). A
+  // record carries no metrics, so none are computed: the replay alone
+  // authenticates it (environment.md section 7).
+  replayRecord(scenario, record, [], RECORD_SOURCE);
   const text = recordText(record);
-  await writeOutputFile(opts.out, text, output);
-  return { scenario, record, text, digest: recordDigest(text) };
+  // Encoded once, hashed and written from the same bytes: recordDigest(text)
+  // cut the LF off the string (a copy) and hashed a second encoding of it,
+  // megabytes each for 10,000 people (episode-run.test.ts holds the digest
+  // to recordDigest's).
+  const bytes = Buffer.from(text, 'utf8');
+  const digest = sha256Hex(bytes.subarray(0, bytes.length - 1));
+  await writeOutputFile(opts.out, bytes, output);
+  return { scenario, record, text, digest };
 }
