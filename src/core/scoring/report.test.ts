@@ -8,7 +8,7 @@ import { canonicalJson } from '../json/canonical.js';
 import { Rational, mean } from '../stats/rational.js';
 import { SCORING_CONSTANTS_DIGEST } from './constants.js';
 import type { EpisodeEvidence } from './evidence.js';
-import { buildScoreReport, scoreReportDigest, scoreReportText, type ScoreReport } from './report.js';
+import { buildScoreReport, buildScoreReportSteps, scoreReportDigest, scoreReportText, type ScoreReport } from './report.js';
 import { ATTRIBUTION, DOOR, ROUTE_CUT, SEALED, TWO_EXITS, fixtureSuite, holdingAgent, manifestOf, runTrial, type Trial } from '../../../test/kits/score-kit.js';
 
 const fireAware = baselineFactory('fire-aware-shortest-path-v1')!;
@@ -171,5 +171,18 @@ describe('inputs', () => {
     expect(report.official).toBe(false);
     expect(report.target).toEqual({ kind: 'suite' });
     expect(() => buildScoreReport({ suite: SUITE, trials: [good.authenticated], target: { ...pack, manifest_hash: '00'.repeat(32) } })).toThrow(MismatchError);
+  });
+});
+
+describe('buildScoreReportSteps', () => {
+  // Each scheduled episode may need its fire world and M*: a command must see Ctrl+C between them.
+  it('yields before each scheduled episode is scored, and builds the same report', () => {
+    const input = { suite: SUITE, trials: [good.authenticated, worse.authenticated], target: { kind: 'suite' } as const, resamples: 200 };
+    const steps = buildScoreReportSteps(input);
+    const scoring: number[] = [];
+    let next = steps.next();
+    for (; next.done !== true; next = steps.next()) if (next.value.what === 'scoring episodes') scoring.push(next.value.done);
+    expect(scoring).toEqual(MANIFEST.episodes.map((_, k) => k));
+    expect(scoreReportText(next.value)).toBe(scoreReportText(report));
   });
 });

@@ -219,7 +219,12 @@ export function* buildScoreReportSteps(input: ScoreReportInput): Steps<ScoreRepo
     trialEpisodes(t, mergeFailures(trials[k]!, input.failures?.[k] ?? [], input.failureSources?.[k] ?? `failures of ${source(k)}`), source(k)),
   );
   const scenarios = new Map(suite.entries.map((e) => [e.scenarioId, e.scenario]));
-  const episodes = manifest.episodes.map((scheduled) => scheduledEpisodeEvidence(scheduled, scenarios.get(scheduled.scenario_id)!, episodesOfTrials));
+  // A step per scheduled episode: each may compute its fire world and M* (thousands of episodes took over a second).
+  const episodes: EpisodeEvidence[] = [];
+  for (const scheduled of manifest.episodes) {
+    yield { what: 'scoring episodes', done: episodes.length, total: manifest.episodes.length };
+    episodes.push(scheduledEpisodeEvidence(scheduled, scenarios.get(scheduled.scenario_id)!, episodesOfTrials));
+  }
   const header: ScoreReportHeader = {
     constants_digest: SCORING_CONSTANTS_DIGEST,
     manifest_hash: first.manifestHash,
