@@ -4,8 +4,9 @@
  * beside wall time:
  *
  * - "simulation": what `episode run` does before writing: prepare the
- *   episode (fire world and people afresh), run it with the agent, build
- *   the record text; in person-steps per second.
+ *   episode (fire world and people afresh), run it with the agent, write
+ *   the record's bytes (what `episode run` hashes and writes); in
+ *   person-steps per second.
  * - "warm replay": the replay check of that record reusing the prepared
  *   fire world, as the evaluation runner does; the cold replay (a fresh
  *   scenario object, as `replay verify` in its own process) is reported
@@ -30,7 +31,8 @@
 
 import { readFileSync } from 'node:fs';
 import { baselineFactory } from '../src/core/baselines/registry.js';
-import { recordText, type RunRecord } from '../src/core/sim/record.js';
+import { asciiText } from '../src/core/ascii-text.js';
+import { recordBytes, type RunRecord } from '../src/core/sim/record.js';
 import { replayRecord } from '../src/core/sim/authenticate-record.js';
 import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
@@ -61,19 +63,19 @@ async function largeHall(): Promise<Figure[]> {
   for (const agentId of ['static-shortest-path-v1', 'fire-aware-shortest-path-v1', 'congestion-aware-v1']) {
     const factory = baselineFactory(agentId)!;
     let personSteps = 0;
-    let text = '';
+    let bytes: Uint8Array = new Uint8Array(0);
     let scenario = fresh();
     const simulate = await timeCpu(
       async () => {
         scenario = fresh();
         const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
-        text = recordText(run.record);
+        bytes = recordBytes(run.record);
         personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
       },
       LARGE_HALL_RUNS,
       LARGE_HALL_WARMUPS,
     );
-    const record = JSON.parse(text) as RunRecord;
+    const record = JSON.parse(asciiText(bytes)) as RunRecord;
     const warmReplay = await timeCpu(() => replayRecord(scenario, record), LARGE_HALL_RUNS, LARGE_HALL_WARMUPS);
     const coldReplay = await timeCpu(() => replayRecord(fresh(), record));
     const both = personSteps / (simulate.wall + warmReplay.wall);
@@ -84,7 +86,7 @@ async function largeHall(): Promise<Figure[]> {
       ...rateFigures(`${label}: warm replay`, personSteps, warmReplay, agentId === 'static-shortest-path-v1' ? WARM_REPLAY_GOAL : undefined),
       { name: `${label}: simulation (agent included) + replay (wall)`, value: both, unit: 'person-steps/s', goal: '>= 1,000,000', ok: both >= 1e6 },
       { name: `${label}: cold replay / simulation cost (CPU)`, value: coldReplay.cpu / simulate.cpu, unit: 'x', goal: '<= 1.5', ok: coldReplay.cpu / simulate.cpu <= 1.5 },
-      { name: `${label}: run record size`, value: text.length / personSteps, unit: 'bytes/person-step', goal: '<= 8', ok: text.length / personSteps <= 8 },
+      { name: `${label}: run record size`, value: bytes.length / personSteps, unit: 'bytes/person-step', goal: '<= 8', ok: bytes.length / personSteps <= 8 },
     );
   }
   return figures;
@@ -98,7 +100,7 @@ async function perStep(agentId: string, people: number): Promise<Timing> {
   const timing = await timeCpu(
     async () => {
       const run = await runEpisode(start, await factory());
-      recordText(run.record);
+      recordBytes(run.record);
       steps = run.record.steps;
     },
     3,

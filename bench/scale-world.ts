@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { baselineFactory } from '../src/core/baselines/registry.js';
 import { parseGeneratorConfigText } from '../src/core/generate/config.js';
 import { generateBatch } from '../src/core/generate/generate.js';
-import { recordText, type RunRecord } from '../src/core/sim/record.js';
+import { asciiText } from '../src/core/ascii-text.js';
+import { recordBytes, type RunRecord } from '../src/core/sim/record.js';
 import { replayRecord } from '../src/core/sim/authenticate-record.js';
 import { runEpisode } from '../src/core/sim/episode.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
@@ -41,20 +42,20 @@ function stressHall(): Scenario {
 export async function simulateAndReplay(world: Scenario, agentId: string, runs: number, warmups: number): Promise<{ personSteps: number; simulate: Timing; warmReplay: Timing }> {
   const factory = baselineFactory(agentId)!;
   let scenario: Scenario = { ...world };
-  let text = '';
+  let bytes: Uint8Array = new Uint8Array(0);
   let personSteps = 0;
   const simulate = await timeCpu(
     async () => {
       scenario = { ...world };
       const run = await runEpisode(prepareEpisode(scenario, '0'), await factory());
-      text = recordText(run.record);
+      bytes = recordBytes(run.record);
       personSteps = run.record.trajectory.reduce((n, step) => n + step.actions.length, 0);
     },
     runs,
     warmups,
   );
-  const record = JSON.parse(text) as RunRecord;
-  text = '';
+  const record = JSON.parse(asciiText(bytes)) as RunRecord;
+  bytes = new Uint8Array(0);
   const warmReplay = await timeCpu(() => replayRecord(scenario, record), runs, warmups);
   return { personSteps, simulate, warmReplay };
 }

@@ -14,7 +14,7 @@
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
 import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
-import { lowerManhattanDistances, manhattanDistances } from './distance-fields.js';
+import { UNREACHABLE, lowerManhattanDistances, manhattanDistances } from './distance-fields.js';
 import { ExitField } from './exit-field.js';
 import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
@@ -45,6 +45,7 @@ export class FireAwareField {
   private readonly changed: Int32Array;
   private changedCount = 0;
   private built = false;
+  private lags = false;
 
   /** `withDanger` false leaves `danger` unkept (see ExitField). */
   constructor(
@@ -67,9 +68,41 @@ export class FireAwareField {
     return this.field.danger;
   }
 
+  /**
+   * Whether refreshes were skipped (refreshUnlessCutOff): the fields are
+   * those of an earlier, smaller fire, so people who move must be checked
+   * again even when the fire did not change.
+   */
+  get lagging(): boolean {
+    return this.lags;
+  }
+
   /** The cells whose penalty the last repair changed (a view valid until the next refresh). */
   repenalized(): Int32Array {
     return this.changed.subarray(0, this.changedCount);
+  }
+
+  /**
+   * `refresh()`, skipped while the fire only grows and each of the first
+   * `count` people in `cells` is cut off from every exit by the fields as
+   * they stand. Distances only grow with the fire, so such a person stays
+   * cut off, and STAYs, whatever a repair would give. The repair then
+   * waits until someone could use it, and is a rebuild (equal to the
+   * repairs, as a property test checks). A room of stranded people beside
+   * a growing fire otherwise paid for repairing the whole floor every step.
+   * For callers that read only `dist` and `danger` (not `incremental` or
+   * `repenalized()`).
+   */
+  refreshUnlessCutOff(cells: Int32Array, count: number): void {
+    if (this.built && this.world.grewOnly && allCutOff(this.field.dist, cells, count)) {
+      this.lags = true;
+      return;
+    }
+    if (this.lags) {
+      this.built = false;
+      this.lags = false;
+    }
+    this.refresh();
   }
 
   /** Brings everything up to date with the world's current burning set. */
@@ -103,6 +136,11 @@ export class FireAwareField {
   }
 }
 
+function allCutOff(dist: Int32Array, cells: Int32Array, count: number): boolean {
+  for (let i = 0; i < count; i++) if (dist[cells[i]!] !== UNREACHABLE) return false;
+  return true;
+}
+
 export class FireAwareShortestPathAgent implements ViewAgent {
   private world: ObservedWorld | undefined;
   private field: FireAwareField | undefined;
@@ -110,7 +148,7 @@ export class FireAwareShortestPathAgent implements ViewAgent {
   act(observation: Observation): ActionSet {
     const world = (this.world ??= new ObservedWorld(observation.map));
     const field = (this.field ??= new FireAwareField(world));
-    if (world.update(observation)) field.refresh();
+    if (world.update(observation) || field.lagging) field.refreshUnlessCutOff(world.cells, observation.people.length);
     const out: Record<string, Action> = {};
     const people = observation.people;
     for (let i = 0; i < people.length; i++) {
@@ -122,7 +160,7 @@ export class FireAwareShortestPathAgent implements ViewAgent {
   [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void {
     const world = (this.world ??= new ObservedWorld(view.map));
     const field = (this.field ??= new FireAwareField(world));
-    if (world.updateFromView(view)) field.refresh();
+    if (world.updateFromView(view) || field.lagging) field.refreshUnlessCutOff(world.cells, view.count);
     for (let i = 0; i < view.count; i++) moves[i] = descend(world, field.dist, field.danger, world.cells[i]!);
   }
 }

@@ -60,6 +60,11 @@ const SHORT_ESCAPES: Record<number, string> = {
 // Printable ASCII other than `"` and `\` passes through unchanged.
 const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
 
+/** Whether canonicalString writes `text` as it is between two quotes (printable ASCII without `"` or `\`). */
+export function isPlainString(text: string): boolean {
+  return !NEEDS_ESCAPE.test(text);
+}
+
 export function canonicalString(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   let out = '"';

@@ -16,7 +16,7 @@ import type { AuthenticatedEpisode, AuthenticatedResult } from '../eval/authenti
 import type { EvaluationManifest, ManifestEpisode } from '../eval/manifest.js';
 import type { FailureDeclaration } from '../eval/result.js';
 import { ValidationError } from '../errors.js';
-import { recordDigest, recordText } from '../sim/record.js';
+import { recordBytes, recordBytesDigest } from '../sim/record.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import type { Scenario } from '../world/scenario-types.js';
 import { episodeFacts, episodeReferences, routeEventsOf } from './episode-evaluation.js';
@@ -145,7 +145,7 @@ function unscoredTrial(trial: number, applicable: boolean, failure: FailureEvide
 
 function committedTrial(trial: number, episode: AuthenticatedEpisode, refs: References, source: string): EpisodeTrialEvidence {
   const facts = withSource(source, () => episodeFacts(episode, refs, routeEventsOf(episode.start, refs, episode.record, source)));
-  const common = { trial, failure: null, record_digest: recordDigest(recordText(episode.record)), ...facts };
+  const common = { trial, failure: null, record_digest: recordBytesDigest(recordBytes(episode.record)), ...facts };
   // M* = 0 depends only on the scenario and the seed: such an episode is never scored, whatever happened.
   if (refs.maxEvacuated === 0) return { ...common, status: 'not_applicable', breakdown: null, score: null };
   const scored = withSource(source, () => scoreFromFacts(facts));

@@ -18,7 +18,7 @@ import { fireGrowth } from '../world/fire.js';
 import type { CellPair, Grid } from '../world/grid.js';
 import type { EpisodeStart, Scenario } from '../world/scenario-types.js';
 import { stepArraysRecyclable, type EpisodeObserver, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
-import { DIRECTION_CODES, MOVED_CODES, directionString, recordDigest, recordOutcomes, recordText, type RecordOutcome, type RecordStep, type RunRecord } from './record.js';
+import { DIRECTION_CODES, MOVED_CODES, directionString, recordBytes, recordBytesDigest, recordOutcomes, type RecordOutcome, type RecordStep, type RunRecord } from './record.js';
 import { EpisodeSimulation } from './simulation.js';
 
 export interface ReplayResult {
@@ -241,7 +241,7 @@ export function replayFromStart(
     termination: outcome.termination,
     outcome,
     get digest(): string {
-      return (digest ??= recordDigest(recordText(record)));
+      return (digest ??= recordBytesDigest(recordBytes(record)));
     },
   };
 }

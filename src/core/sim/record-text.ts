@@ -1,55 +1,24 @@
 /**
  * The canonical JSON text of a run record, written by a writer that knows
- * the record's shape. The generic canonical writer (json/canonical.ts) lists
- * and checks the keys of every step object and recurses into every
- * `[row, col]` pair; for a record that showed in profiles as much as a
- * simulation step. The output is byte-identical to `canonicalJson(record)`
- * (record-text.test.ts compares them); every string still goes through
- * canonicalString, and a value of an unexpected type falls back to the
- * generic writer, which refuses it with its usual message.
+ * the record's shape, into one buffer of ASCII bytes (ascii-buffer.ts). The
+ * generic canonical writer (json/canonical.ts) lists and checks the keys of
+ * every step object and recurses into every `[row, col]` pair; for a record
+ * that showed in profiles as much as a simulation step. The output is
+ * byte-identical to `canonicalJson(record)` (record-text.test.ts compares
+ * them); every string still goes through canonicalString's rule, and a value
+ * of an unexpected type falls back to the generic writer, which refuses it
+ * with its usual message.
  */
 
-import { canonicalJson, canonicalString } from '../json/canonical.js';
-import type { CellPair } from '../world/grid.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { canonicalJson } from '../json/canonical.js';
+import { AsciiBuffer, OffShape, QuotedRepeats, asciiBytes } from './ascii-buffer.js';
 import { RECORD_KEYS } from './record-codec.js';
-import type { RecordOutcome, RecordStep, RunRecord } from './record-types.js';
+import type { RecordStep, RunRecord } from './record-types.js';
 
-class Unexpected extends Error {}
-
-function integer(value: unknown): string {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Unexpected();
-  // -0 is written as 0, as canonicalJson does.
-  return value === 0 ? '0' : String(value);
-}
-
-function text(value: unknown): string {
-  if (typeof value !== 'string') throw new Unexpected();
-  return canonicalString(value);
-}
-
-function array<T>(value: unknown): readonly T[] {
-  if (!Array.isArray(value)) throw new Unexpected();
-  return value as readonly T[];
-}
-
-function pairs(value: unknown): string {
-  const list = array<CellPair>(value);
-  if (list.length === 0) return '[]';
-  let out = '[';
-  for (let k = 0; k < list.length; k++) {
-    const pair = array<number>(list[k]);
-    if (pair.length !== 2) throw new Unexpected();
-    out += (k === 0 ? '[' : ',[') + integer(pair[0]) + ',' + integer(pair[1]) + ']';
-  }
-  return out + ']';
-}
-
-function strings(value: unknown): string {
-  const list = array<string>(value);
-  if (list.length === 0) return '[]';
-  let out = '[';
-  for (let k = 0; k < list.length; k++) out += (k === 0 ? '' : ',') + text(list[k]);
-  return out + ']';
+function array(value: unknown): readonly unknown[] {
+  if (!Array.isArray(value)) throw new OffShape();
+  return value as readonly unknown[];
 }
 
 /** Whether `value` is a plain object with exactly `keys` (in any order), all defined. */
@@ -61,84 +30,157 @@ function hasExactly(value: unknown, keys: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * Whether `value` is a plain object with exactly the five step keys, all
+ * defined: hasExactly's answer, without listing the keys (an array a step,
+ * which the collector then freed). A prototype with enumerable keys makes
+ * the count differ, and the generic writer then writes the step.
+ */
+function isStep(value: unknown): value is RecordStep {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const step = value as Record<string, unknown>;
+  let count = 0;
+  for (const _key in step) count++;
+  return (
+    count === 5 &&
+    Object.hasOwn(step, 'actions') &&
+    Object.hasOwn(step, 'burning') &&
+    Object.hasOwn(step, 'died') &&
+    Object.hasOwn(step, 'evacuated') &&
+    Object.hasOwn(step, 'moved') &&
+    step['actions'] !== undefined &&
+    step['burning'] !== undefined &&
+    step['died'] !== undefined &&
+    step['evacuated'] !== undefined &&
+    step['moved'] !== undefined
+  );
+}
+
 const INITIAL_KEYS = ['burning', 'people'];
-const STEP_KEYS = ['actions', 'burning', 'died', 'evacuated', 'moved'];
+const OPEN = 0x5b; // [
+const CLOSE = 0x5d; // ]
+const COMMA = 0x2c;
 
-function stepText(step: RecordStep): string {
-  if (!hasExactly(step, STEP_KEYS)) throw new Unexpected();
-  return (
-    '{"actions":' +
-    text(step.actions) +
-    ',"burning":' +
-    pairs(step.burning) +
-    ',"died":' +
-    strings(step.died) +
-    ',"evacuated":' +
-    strings(step.evacuated) +
-    ',"moved":' +
-    text(step.moved) +
-    '}'
-  );
-}
-
-function outcomesText(value: unknown): string {
-  const list = array<RecordOutcome>(value);
-  if (list.length === 0) return '[]';
-  let out = '[';
+function writeStrings(out: AsciiBuffer, value: unknown): void {
+  const list = array(value);
+  out.byte(OPEN);
   for (let k = 0; k < list.length; k++) {
-    const outcome = array<unknown>(list[k]);
-    if (outcome.length !== 2) throw new Unexpected();
-    out += (k === 0 ? '[' : ',[') + text(outcome[0]) + ',' + integer(outcome[1]) + ']';
+    if (k > 0) out.byte(COMMA);
+    out.quoted(list[k]);
   }
-  return out + ']';
+  out.byte(CLOSE);
 }
 
-function writeRecord(record: RunRecord): string {
-  if (!hasExactly(record, RECORD_KEYS) || !hasExactly(record.initial, INITIAL_KEYS)) throw new Unexpected();
-  const trajectory = array<RecordStep>(record.trajectory);
-  // Joined, not appended: appending made one rope of every step's pieces,
-  // hundreds of thousands of young string objects for a long episode, which
-  // a scavenge then copied (one took 0.18 s of a 10,000-step `episode run`).
-  const texts = new Array<string>(trajectory.length);
-  for (let k = 0; k < trajectory.length; k++) texts[k] = stepText(trajectory[k]!);
-  const steps = '[' + texts.join(',') + ']';
-  return (
-    '{"action_schema_version":' +
-    text(record.action_schema_version) +
-    ',"initial":{"burning":' +
-    pairs(record.initial.burning) +
-    ',"people":' +
-    pairs(record.initial.people) +
-    '},"observation_version":' +
-    text(record.observation_version) +
-    ',"outcomes":' +
-    outcomesText(record.outcomes) +
-    ',"record_version":' +
-    text(record.record_version) +
-    ',"scenario_hash":' +
-    text(record.scenario_hash) +
-    ',"scenario_id":' +
-    text(record.scenario_id) +
-    ',"seed":' +
-    text(record.seed) +
-    ',"simulator_version":' +
-    text(record.simulator_version) +
-    ',"steps":' +
-    integer(record.steps) +
-    ',"termination_reason":' +
-    text(record.termination_reason) +
-    ',"trajectory":' +
-    steps +
-    '}'
-  );
+function writeOutcomes(out: AsciiBuffer, value: unknown): void {
+  const list = array(value);
+  out.byte(OPEN);
+  for (let k = 0; k < list.length; k++) {
+    const outcome = array(list[k]);
+    if (outcome.length !== 2) throw new OffShape();
+    if (k > 0) out.byte(COMMA);
+    out.byte(OPEN);
+    out.quoted(outcome[0]);
+    out.byte(COMMA);
+    out.integer(outcome[1]);
+    out.byte(CLOSE);
+  }
+  out.byte(CLOSE);
 }
 
-/** `canonicalJson(record)`, faster. */
-export function canonicalRecordJson(record: RunRecord): string {
+// A step's keys as bytes, with their [] when the list is empty. Most steps
+// of a long episode have every list empty but the fire's.
+const FIRST_STEP = asciiBytes('{"actions":');
+const NEXT_STEP = asciiBytes(',{"actions":');
+const EMPTY_LISTS = asciiBytes(',"burning":[],"died":[],"evacuated":[],"moved":');
+const BURNING = asciiBytes(',"burning":');
+const NOTHING_BURNS = asciiBytes(',"burning":[]');
+const DIED = asciiBytes(',"died":');
+const NOBODY_DIED = asciiBytes(',"died":[]');
+const EVACUATED = asciiBytes(',"evacuated":');
+const NOBODY_EVACUATED = asciiBytes(',"evacuated":[]');
+const MOVED = asciiBytes(',"moved":');
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
+function writeTrajectory(out: AsciiBuffer, value: unknown): void {
+  const trajectory = array(value);
+  // The direction strings of consecutive steps are often the same string.
+  const actions = new QuotedRepeats();
+  const moved = new QuotedRepeats();
+  out.byte(OPEN);
+  for (let k = 0; k < trajectory.length; k++) {
+    const step = trajectory[k];
+    if (!isStep(step)) throw new OffShape();
+    out.literal(k === 0 ? FIRST_STEP : NEXT_STEP);
+    actions.write(out, step.actions);
+    const { burning, died, evacuated } = step;
+    if (isEmptyList(burning) && isEmptyList(died) && isEmptyList(evacuated)) out.literal(EMPTY_LISTS);
+    else {
+      if (isEmptyList(burning)) out.literal(NOTHING_BURNS);
+      else {
+        out.literal(BURNING);
+        out.pairs(burning);
+      }
+      if (isEmptyList(died)) out.literal(NOBODY_DIED);
+      else {
+        out.literal(DIED);
+        writeStrings(out, died);
+      }
+      if (isEmptyList(evacuated)) out.literal(NOBODY_EVACUATED);
+      else {
+        out.literal(EVACUATED);
+        writeStrings(out, evacuated);
+      }
+      out.literal(MOVED);
+    }
+    moved.write(out, step.moved);
+    out.byte(0x7d); // }
+  }
+  out.byte(CLOSE);
+}
+
+function writeRecord(out: AsciiBuffer, record: RunRecord): void {
+  if (!hasExactly(record, RECORD_KEYS) || !hasExactly(record.initial, INITIAL_KEYS)) throw new OffShape();
+  out.ascii('{"action_schema_version":');
+  out.quoted(record.action_schema_version);
+  out.ascii(',"initial":{"burning":');
+  out.pairs(record.initial.burning);
+  out.ascii(',"people":');
+  out.pairs(record.initial.people);
+  out.ascii('},"observation_version":');
+  out.quoted(record.observation_version);
+  out.ascii(',"outcomes":');
+  writeOutcomes(out, record.outcomes);
+  out.ascii(',"record_version":');
+  out.quoted(record.record_version);
+  out.ascii(',"scenario_hash":');
+  out.quoted(record.scenario_hash);
+  out.ascii(',"scenario_id":');
+  out.quoted(record.scenario_id);
+  out.ascii(',"seed":');
+  out.quoted(record.seed);
+  out.ascii(',"simulator_version":');
+  out.quoted(record.simulator_version);
+  out.ascii(',"steps":');
+  out.integer(record.steps);
+  out.ascii(',"termination_reason":');
+  out.quoted(record.termination_reason);
+  out.ascii(',"trajectory":');
+  writeTrajectory(out, record.trajectory);
+  out.byte(0x7d); // }
+}
+
+/** The record's file bytes: `canonicalJson(record)` and one LF, as UTF-8 (ASCII throughout). */
+export function canonicalRecordBytes(record: RunRecord): Uint8Array {
+  const out = new AsciiBuffer();
   try {
-    return writeRecord(record);
+    writeRecord(out, record);
   } catch (error) {
-    if (!(error instanceof Unexpected)) throw error;
-    return canonicalJson(record);
+    if (!(error instanceof OffShape)) throw error;
+    return utf8ToBytes(canonicalJson(record) + '\n');
   }
+  out.byte(0x0a);
+  return out.written();
 }

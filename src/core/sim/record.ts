@@ -18,12 +18,13 @@
  * 8-byte-per-person-step budget on large halls.
  */
 
-import { fileDigest } from '../hash.js';
+import { asciiText } from '../ascii-text.js';
+import { fileDigest, sha256Hex } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
 import { fireGrowth } from '../world/fire.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
-import { NOT_BLOCKED } from './resolver.js';
+import { DirectionStrings } from './direction-text.js';
 import {
   DEAD,
   EVACUATED,
@@ -33,14 +34,20 @@ import {
   type StepEvent,
 } from './events.js';
 import { personId } from './observation.js';
-import { canonicalRecordJson } from './record-text.js';
+import { canonicalRecordBytes } from './record-text.js';
 import type { OutcomeStatus, RecordOutcome, RecordStep, RunRecord } from './record-types.js';
 
+export { DIRECTION_CODES, MOVED_CODES, directionString } from './direction-text.js';
 export type { OutcomeStatus, RecordInitial, RecordOutcome, RecordStep, RunRecord } from './record-types.js';
+
+/** The record's exact bytes, what its file holds: canonical JSON plus one LF. Hash and write these rather than recordText's string. */
+export function recordBytes(record: RunRecord): Uint8Array {
+  return canonicalRecordBytes(record);
+}
 
 /** The record's exact text: canonical JSON plus one LF. */
 export function recordText(record: RunRecord): string {
-  return canonicalRecordJson(record) + '\n';
+  return asciiText(canonicalRecordBytes(record));
 }
 
 /** The record digest: SHA-256 of the file text without its final LF. */
@@ -48,58 +55,9 @@ export function recordDigest(text: string): string {
   return fileDigest(text);
 }
 
-/** Char codes of '.', 'N', 'E', 'S', 'W', indexed by direction code. */
-export const DIRECTION_CODES: readonly number[] = [0x2e, 0x4e, 0x45, 0x53, 0x57];
-
-/** `MOVED_CODES[blocked * 5 + dir]`: the `moved` character of a move with block code `blocked` (0..3): its direction's, or '.' when blocked. */
-export const MOVED_CODES: Uint8Array = Uint8Array.from({ length: 20 }, (_, k) => (Math.floor(k / 5) === NOT_BLOCKED ? DIRECTION_CODES[k % 5]! : 0x2e));
-
-/** The one TextDecoder use (src/core compiles without DOM or Node types); Node, browsers and Electron have it. */
-declare const TextDecoder: (new () => { decode(bytes: Uint8Array): string }) | undefined;
-
-// The record's direction characters are ASCII, so their bytes are their
-// UTF-8: one pass into a reused byte buffer (directionString is
-// synchronous) and one native decode, instead of a string built from char
-// codes in chunks (which cost as much as the resolver). Without a
-// TextDecoder the chunks remain.
-const decoder = typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
-const CHUNK = 8192;
-let charBytes = new Uint8Array(CHUNK);
-/** The record characters by direction code. */
-const DIRECTION_CHARS: readonly string[] = DIRECTION_CODES.map((code) => String.fromCharCode(code));
-// Up to this many moves, appending one character at a time is cheaper than
-// a pass into bytes and a decode, which cost about a microsecond a call
-// whatever the length (measured: 10 moves, 0.13 us against 0.9 us): the
-// fixed cost of every step of a long episode with few people.
-const SHORT = 32;
-
-function asciiText(bytes: Uint8Array): string {
-  if (decoder !== undefined) return decoder.decode(bytes);
-  let out = '';
-  for (let start = 0; start < bytes.length; start += CHUNK) {
-    // Reflect.apply takes the typed array as the argument list directly (Function.prototype.apply is typed for arrays only).
-    out += String(Reflect.apply(String.fromCharCode, null, bytes.subarray(start, start + CHUNK)));
-  }
-  return out;
-}
-
-/**
- * The record string of direction codes; with `blocked`, a blocked move is
- * written as `.` (the `moved` string).
- */
-export function directionString(moves: Uint8Array, blocked?: Uint8Array): string {
-  const n = moves.length;
-  if (n <= SHORT) {
-    let out = '';
-    for (let k = 0; k < n; k++) out += DIRECTION_CHARS[blocked !== undefined && blocked[k] !== NOT_BLOCKED ? 0 : moves[k]!]!;
-    return out;
-  }
-  if (charBytes.length < n) charBytes = new Uint8Array(Math.max(n, 2 * charBytes.length));
-  const bytes = charBytes;
-  // Table reads rather than branches: blocked and direction vary person by person.
-  if (blocked === undefined) for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[moves[k]!]!;
-  else for (let k = 0; k < n; k++) bytes[k] = MOVED_CODES[blocked[k]! * 5 + moves[k]!]!;
-  return asciiText(bytes.subarray(0, n));
+/** recordDigest of recordBytes: SHA-256 of the bytes without their final LF. */
+export function recordBytesDigest(bytes: Uint8Array): string {
+  return sha256Hex(bytes.subarray(0, bytes.length - 1));
 }
 
 export function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {
@@ -121,31 +79,68 @@ function outcomeStatus(status: number): OutcomeStatus {
   }
 }
 
-/** The record entry of one step event. */
 // Shared by the steps in which nothing evacuates, dies or ignites (most steps
 // of a long episode): three fewer allocations a step. Frozen, so no reader
 // can write into every such step at once.
 const NONE: readonly never[] = Object.freeze([]);
 
-export function recordStepOf(grid: Grid, event: StepEvent): RecordStep {
-  const { active, moves, resolution } = event;
-  let evacuated: string[] | undefined;
-  for (let k = 0; k < active.length; k++) {
-    if (resolution.evacuated[k] === 1) (evacuated ??= []).push(personId(active[k]!));
+// Frozen `[row, col]` pairs by cell, a table per grid filled as cells are
+// asked for: the burning cells of every record of a scenario share them, so
+// a record keeps no pair of its own (a long episode's record otherwise kept
+// one per ignition, which the collector copied until the episode ended).
+const PAIR_TABLES = new WeakMap<Grid, (CellPair | undefined)[]>();
+
+function pairTable(grid: Grid): (CellPair | undefined)[] {
+  let table = PAIR_TABLES.get(grid);
+  if (table === undefined) {
+    table = new Array<CellPair | undefined>(grid.rows * grid.cols);
+    PAIR_TABLES.set(grid, table);
   }
-  let died: readonly string[] = NONE;
-  if (event.died.length > 0) {
-    const ids = new Array<string>(event.died.length);
-    for (let k = 0; k < ids.length; k++) ids[k] = personId(event.died[k]!);
-    died = ids;
+  return table;
+}
+
+/** The record entries of an episode's step events, in order. */
+export class RecordSteps {
+  private readonly actions = new DirectionStrings();
+  private readonly moved = new DirectionStrings();
+  private readonly pairs: (CellPair | undefined)[];
+
+  constructor(private readonly grid: Grid) {
+    this.pairs = pairTable(grid);
   }
-  return {
-    actions: directionString(moves),
-    burning: event.newlyBurning.length === 0 ? NONE : cellPairs(grid, event.newlyBurning),
-    died,
-    evacuated: evacuated ?? NONE,
-    moved: directionString(moves, resolution.blocked),
-  };
+
+  /** The record entry of the next step event. */
+  of(event: StepEvent): RecordStep {
+    const { active, moves, resolution } = event;
+    let evacuated: string[] | undefined;
+    for (let k = 0; k < active.length; k++) {
+      if (resolution.evacuated[k] === 1) (evacuated ??= []).push(personId(active[k]!));
+    }
+    let died: readonly string[] = NONE;
+    if (event.died.length > 0) {
+      const ids = new Array<string>(event.died.length);
+      for (let k = 0; k < ids.length; k++) ids[k] = personId(event.died[k]!);
+      died = ids;
+    }
+    return {
+      actions: this.actions.of(moves),
+      burning: event.newlyBurning.length === 0 ? NONE : this.burning(event.newlyBurning),
+      died,
+      evacuated: evacuated ?? NONE,
+      moved: this.moved.of(moves, resolution.blocked),
+    };
+  }
+
+  private burning(cells: ArrayLike<number>): CellPair[] {
+    const table = this.pairs;
+    const cols = this.grid.cols;
+    const out = new Array<CellPair>(cells.length);
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]!;
+      out[k] = table[cell] ??= Object.freeze([Math.floor(cell / cols), cell % cols] as const);
+    }
+    return out;
+  }
 }
 
 /** The outcomes list of an ended episode, in person order. */
@@ -158,13 +153,16 @@ export function recordOutcomes(outcome: EpisodeOutcome): RecordOutcome[] {
 /** Builds the run record of an episode from its events. */
 export class RecordBuilder implements EpisodeObserver {
   private readonly steps: RecordStep[] = [];
+  private readonly entries: RecordSteps;
   private result: RunRecord | null = null;
 
-  constructor(private readonly start: EpisodeStart) {}
+  constructor(private readonly start: EpisodeStart) {
+    this.entries = new RecordSteps(start.scenario.grid);
+  }
 
   onStep(event: StepEvent): void {
     if (this.result !== null) throw new Error('the episode already ended');
-    this.steps.push(recordStepOf(this.start.scenario.grid, event));
+    this.steps.push(this.entries.of(event));
   }
 
   onEnd(outcome: EpisodeOutcome): void {

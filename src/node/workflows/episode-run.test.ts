@@ -53,8 +53,8 @@ describe('runEpisodeToFile', () => {
     const scenario = loadScenarioFile(CORRIDOR);
     const evaluated = await evaluateEpisode(baselineFactory('congestion-aware-v1')!, scenario, { index: 0, scenario_id: scenario.scenarioId, seed: '7' });
     expect(readFileSync(out, 'utf8')).toBe(recordText(evaluated.episode.record));
-    expect(outcome.text).toBe(readFileSync(out, 'utf8'));
-    expect(outcome.digest).toBe(recordDigest(outcome.text));
+    expect(Buffer.from(outcome.bytes).equals(readFileSync(out))).toBe(true);
+    expect(outcome.digest).toBe(recordDigest(readFileSync(out, 'utf8')));
   });
 
   it('refuses a record whose replay differs (MismatchError, exit 5) and writes nothing', async () => {

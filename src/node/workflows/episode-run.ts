@@ -8,8 +8,7 @@
  */
 
 import { replayRecord } from '../../core/sim/authenticate-record.js';
-import { sha256Hex } from '../../core/hash.js';
-import { recordText, type RunRecord } from '../../core/sim/record.js';
+import { recordBytes, recordBytesDigest, type RunRecord } from '../../core/sim/record.js';
 import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
 import type { AgentSandboxOptions } from '../agents/sandbox-options.js';
@@ -39,8 +38,8 @@ export interface EpisodeRunOptions {
 export interface EpisodeRunOutcome {
   readonly scenario: Scenario;
   readonly record: RunRecord;
-  /** The written record text (canonical JSON + LF). */
-  readonly text: string;
+  /** The written record file (canonical JSON + LF). */
+  readonly bytes: Uint8Array;
   readonly digest: string;
 }
 
@@ -68,13 +67,11 @@ export async function runEpisodeToFile(opts: EpisodeRunOptions): Promise<Episode
   // record carries no metrics, so none are computed: the replay alone
   // authenticates it (environment.md section 7).
   replayRecord(scenario, record, [], RECORD_SOURCE);
-  const text = recordText(record);
-  // Encoded once, hashed and written from the same bytes: recordDigest(text)
-  // cut the LF off the string (a copy) and hashed a second encoding of it,
-  // megabytes each for 10,000 people (episode-run.test.ts holds the digest
-  // to recordDigest's).
-  const bytes = Buffer.from(text, 'utf8');
-  const digest = sha256Hex(bytes.subarray(0, bytes.length - 1));
+  // Written as bytes, hashed and written from the same bytes: no string of
+  // the record is made (episode-run.test.ts holds the digest to
+  // recordDigest's of the text).
+  const bytes = recordBytes(record);
+  const digest = recordBytesDigest(bytes);
   await writeOutputFile(opts.out, bytes, output);
-  return { scenario, record, text, digest };
+  return { scenario, record, bytes, digest };
 }
