@@ -9,11 +9,11 @@
  *   npm run bench -- --quick    the stress section on one family only (or EMBER_BENCH_QUICK=1)
  */
 
-import { useNativeCore } from '../src/node/native-core.js';
+import { useNativeHash } from '../src/node/native-hash.js';
 import { formatFigure, type Figure } from './harness.js';
 
 // As in the CLI and the app: the core's digests with Node's SHA-256.
-useNativeCore();
+useNativeHash();
 
 /**
  * Each section's module is imported only when the section runs: loading

@@ -22,7 +22,7 @@ import { computeReferences } from '../src/core/scoring/references.js';
 import { recordText, type RunRecord } from '../src/core/sim/record.js';
 import { replayRecord } from '../src/core/sim/authenticate-record.js';
 import { runEpisode } from '../src/core/sim/episode.js';
-import { useNativeCore } from '../src/node/native-core.js';
+import { useNativeHash } from '../src/node/native-hash.js';
 import { prepareEpisode } from '../src/core/world/episode-start.js';
 import type { Scenario } from '../src/core/world/scenario-types.js';
 import { Archive } from '../src/node/archive/archive.js';
@@ -32,7 +32,7 @@ import { insertTrial, storeEpisode } from '../src/node/archive/trials-store.js';
 import { scoreEpisode } from '../src/node/eval/score-episode.js';
 
 // A stage process hashes as the CLI does (Node's SHA-256).
-useNativeCore();
+useNativeHash();
 
 export const STAGES = ['simulation', 'replay', 'references', 'scoring', 'ingest'] as const;
 export type Stage = (typeof STAGES)[number];

@@ -7,7 +7,7 @@
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { useNativeCore } from '../node/native-core.js';
+import { useNativeHash } from '../node/native-hash.js';
 import { setPlaceholderNotices } from '../node/output-placeholder.js';
 import { installInterruptHandler } from './interrupt.js';
 import type { CliIO } from './io.js';
@@ -89,7 +89,7 @@ export async function runCli(argv: readonly string[] = process.argv.slice(2)): P
   };
   // A closed pipe (`emberbench ... | head`) is not a failure of the command.
   process.stdout.on('error', () => undefined);
-  useNativeCore();
+  useNativeHash();
   const uninstall = installInterruptHandler(preliminaryMode(argv).json, io);
   // A placeholder left by a killed earlier run is cleared with a notice (never on --json's stderr).
   const restoreNotices = setPlaceholderNotices(preliminaryMode(argv).json ? undefined : (text) => io.stderr(`emberbench: ${text}\n`));

@@ -24,13 +24,4 @@ describe('asciiText', () => {
     expect(bare.asciiText).not.toBe(asciiText);
     for (const n of [0, 1, 8191, 8192, 8193, 30_000]) expect(bare.asciiText(printable(n))).toBe(asciiText(printable(n)));
   });
-
-  it('uses a decoder the platform supplies', async () => {
-    vi.resetModules();
-    const fresh = await import('./ascii-text.js');
-    const faster = vi.fn((bytes: Uint8Array) => String.fromCharCode(...bytes));
-    fresh.useAsciiDecoder(faster);
-    expect(fresh.asciiText(Uint8Array.of(0x41, 0x42))).toBe('AB');
-    expect(faster).toHaveBeenCalledOnce();
-  });
 });

@@ -3,7 +3,7 @@
  * record, and the direction strings of large crowds (sim/ascii-buffer.ts,
  * sim/direction-text.ts). The default is the platform's TextDecoder, or
  * String.fromCharCode in chunks where there is none; a platform may supply
- * a faster one (src/node/native-core.ts: Node's ASCII decoding of a Buffer,
+ * a faster one (src/node/native-hash.ts: Node's ASCII decoding of a Buffer,
  * ten times Node 20's TextDecoder on a megabyte). The string is the same
  * whichever makes it, for ASCII bytes, which is all any caller passes.
  */
@@ -30,7 +30,7 @@ export function asciiText(bytes: Uint8Array): string {
   return decode(bytes);
 }
 
-/** Lets a platform supply a faster decoding of ASCII bytes (ascii-text.test.ts and native-core.test.ts hold it to the default's answers). */
+/** Lets a platform supply a faster decoding of ASCII bytes (ascii-text.test.ts and native-hash.test.ts hold it to the default's answers). */
 export function useAsciiDecoder(faster: (bytes: Uint8Array) => string): void {
   decode = faster;
 }

@@ -27,10 +27,10 @@ export function pureSha256(): Sha256 {
 let newSha256: () => Sha256 = pureSha256;
 
 /**
- * Lets a platform supply a faster SHA-256 (src/node/native-core.ts: Node's
+ * Lets a platform supply a faster SHA-256 (src/node/native-hash.ts: Node's
  * own, several times faster, for the CLI, the app and their workers). A
  * digest is the same whichever computes it, so no output depends on it;
- * native-core.test.ts holds the two to the same answers.
+ * native-hash.test.ts holds the two to the same answers.
  */
 export function useSha256(create: () => Sha256): void {
   newSha256 = create;

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { isEmberError } from '../core/errors.js';
 import { createWorkbenchServices } from '../node/services/services.js';
 import { useSqliteNativeBinding } from '../node/archive/sqlite-binding.js';
-import { useNativeCore } from '../node/native-core.js';
+import { useNativeHash } from '../node/native-hash.js';
 import { CONTENT_SECURITY_POLICY } from '../node/server/static-files.js';
 import type { EventName, Events } from '../shared/api/contract.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../shared/api/client.js';
@@ -47,7 +47,7 @@ function chooseArchive(settingsFile: string): string {
 }
 
 async function start(): Promise<void> {
-  useNativeCore();
+  useNativeHash();
   await app.whenReady();
   const userData = app.getPath('userData');
   mkdirSync(userData, { recursive: true });

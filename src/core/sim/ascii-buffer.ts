@@ -49,12 +49,27 @@ export function asciiBytes(text: string): Uint8Array {
 /** A value off the shape the writer knows: its caller falls back to the generic writer. */
 export class OffShape extends Error {}
 
+// The buffer of the last AsciiBuffer released, for the next: a record is
+// written every episode, and a fresh buffer of tens of kilobytes each time
+// cost more than the writing on a large hall. Kept up to KEPT bytes.
+let spare: Uint8Array | undefined;
+const KEPT = 8 << 20;
+
 export class AsciiBuffer {
   private bytes: Uint8Array;
   private size = 0;
 
-  constructor(capacity = 1 << 16) {
-    this.bytes = new Uint8Array(capacity);
+  /** A buffer, the spare one if there is one; `release()` it when its bytes have been used. */
+  constructor() {
+    this.bytes = spare ?? new Uint8Array(1 << 16);
+    spare = undefined;
+  }
+
+  /** Gives the buffer back for the next AsciiBuffer; what `written()` returned is then no longer valid. */
+  release(): void {
+    if (this.bytes.length <= KEPT) spare = this.bytes;
+    this.bytes = new Uint8Array(0);
+    this.size = 0;
   }
 
   get length(): number {
@@ -178,7 +193,7 @@ export class AsciiBuffer {
     this.size += end - start;
   }
 
-  /** Everything written, as a view of the buffer (no copy). */
+  /** Everything written, as a view of the buffer (no copy), valid until `release()`. */
   written(): Uint8Array {
     return this.bytes.subarray(0, this.size);
   }

@@ -30,11 +30,18 @@ function codesText(codes: Uint8Array, n: number): string {
   return asciiText(codes.subarray(0, n));
 }
 
-/** Writes the character codes of `moves` (with `blocked`, a blocked move as '.') into `codes`; whether they differ from what was there. */
-function writeCodes(codes: Uint8Array, moves: Uint8Array, blocked: Uint8Array | undefined): boolean {
+/** Writes the character codes of `moves` (with `blocked`, a blocked move as '.') into `codes`. */
+function writeCodes(codes: Uint8Array, moves: Uint8Array, blocked: Uint8Array | undefined): void {
+  const n = moves.length;
+  // Table reads rather than branches: blocked and direction vary person by person.
+  if (blocked === undefined) for (let k = 0; k < n; k++) codes[k] = MOVED_CODES[moves[k]!]!;
+  else for (let k = 0; k < n; k++) codes[k] = MOVED_CODES[blocked[k]! * 5 + moves[k]!]!;
+}
+
+/** Writes the codes as writeCodes does; whether any differs from what was there. */
+function rewriteCodes(codes: Uint8Array, moves: Uint8Array, blocked: Uint8Array | undefined): boolean {
   const n = moves.length;
   let changed = false;
-  // Table reads rather than branches: blocked and direction vary person by person.
   if (blocked === undefined) {
     for (let k = 0; k < n; k++) {
       const code = MOVED_CODES[moves[k]!]!;
@@ -85,11 +92,11 @@ export class DirectionStrings {
       grown.set(this.codes);
       this.codes = grown;
     }
-    const changed = writeCodes(this.codes, moves, blocked);
-    if (changed || n !== this.length) {
-      this.length = n;
-      this.text = codesText(this.codes, n);
-    }
+    // A crowd whose number changed (someone left) cannot repeat the last string: no comparison then.
+    if (n === this.length && !rewriteCodes(this.codes, moves, blocked)) return this.text;
+    if (n !== this.length) writeCodes(this.codes, moves, blocked);
+    this.length = n;
+    this.text = codesText(this.codes, n);
     return this.text;
   }
 }

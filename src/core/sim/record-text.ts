@@ -11,6 +11,7 @@
  */
 
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { asciiText } from '../ascii-text.js';
 import { canonicalJson } from '../json/canonical.js';
 import { AsciiBuffer, OffShape, QuotedRepeats, asciiBytes } from './ascii-buffer.js';
 import { RECORD_KEYS } from './record-codec.js';
@@ -172,15 +173,29 @@ function writeRecord(out: AsciiBuffer, record: RunRecord): void {
   out.byte(0x7d); // }
 }
 
-/** The record's file bytes: `canonicalJson(record)` and one LF, as UTF-8 (ASCII throughout). */
-export function canonicalRecordBytes(record: RunRecord): Uint8Array {
+/** Writes the record's file bytes (canonicalJson(record) and one LF) and hands them to `use`, which must not keep them. */
+function withRecordBytes<T>(record: RunRecord, use: (bytes: Uint8Array) => T): T {
   const out = new AsciiBuffer();
   try {
-    writeRecord(out, record);
-  } catch (error) {
-    if (!(error instanceof OffShape)) throw error;
-    return utf8ToBytes(canonicalJson(record) + '\n');
+    try {
+      writeRecord(out, record);
+    } catch (error) {
+      if (!(error instanceof OffShape)) throw error;
+      return use(utf8ToBytes(canonicalJson(record) + '\n'));
+    }
+    out.byte(0x0a);
+    return use(out.written());
+  } finally {
+    out.release();
   }
-  out.byte(0x0a);
-  return out.written();
+}
+
+/** The record's file bytes: `canonicalJson(record)` and one LF, as UTF-8 (ASCII throughout). */
+export function canonicalRecordBytes(record: RunRecord): Uint8Array {
+  return withRecordBytes(record, (bytes) => bytes.slice());
+}
+
+/** The record's file text: `canonicalJson(record)` and one LF. */
+export function canonicalRecordText(record: RunRecord): string {
+  return withRecordBytes(record, asciiText);
 }

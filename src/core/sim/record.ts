@@ -18,7 +18,6 @@
  * 8-byte-per-person-step budget on large halls.
  */
 
-import { asciiText } from '../ascii-text.js';
 import { fileDigest, sha256Hex } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
@@ -34,7 +33,7 @@ import {
   type StepEvent,
 } from './events.js';
 import { personId } from './observation.js';
-import { canonicalRecordBytes } from './record-text.js';
+import { canonicalRecordBytes, canonicalRecordText } from './record-text.js';
 import type { OutcomeStatus, RecordOutcome, RecordStep, RunRecord } from './record-types.js';
 
 export { DIRECTION_CODES, MOVED_CODES, directionString } from './direction-text.js';
@@ -47,7 +46,7 @@ export function recordBytes(record: RunRecord): Uint8Array {
 
 /** The record's exact text: canonical JSON plus one LF. */
 export function recordText(record: RunRecord): string {
-  return asciiText(canonicalRecordBytes(record));
+  return canonicalRecordText(record);
 }
 
 /** The record digest: SHA-256 of the file text without its final LF. */

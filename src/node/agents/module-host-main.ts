@@ -11,7 +11,7 @@
 import { fstatSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { useNativeCore } from '../native-core.js';
+import { useNativeHash } from '../native-hash.js';
 import {
   clipMessage,
   stringRecordEntries,
@@ -198,7 +198,7 @@ async function handle(raw: unknown): Promise<void> {
   }
 }
 
-useNativeCore();
+useNativeHash();
 // Requests are handled one at a time, in order; only the evaluator writes them, one per line.
 let queue: Promise<void> = Promise.resolve();
 let carry = '';

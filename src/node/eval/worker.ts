@@ -12,7 +12,7 @@ import type { Scenario } from '../../core/world/scenario-types.js';
 import { openAgent } from '../agents/open-agent.js';
 import { episodeFactory, type AgentSession } from '../agents/spec.js';
 import { loadSuiteDir, suiteFromFiles } from '../inputs.js';
-import { useNativeCore } from '../native-core.js';
+import { useNativeHash } from '../native-hash.js';
 import { evaluateEpisode } from './evaluate-episode.js';
 import { toWire, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 
@@ -75,6 +75,6 @@ async function serve(port: NonNullable<typeof parentPort>, config: WorkerConfig)
 }
 
 if (!isMainThread && parentPort !== null) {
-  useNativeCore();
+  useNativeHash();
   void serve(parentPort, workerData as WorkerConfig);
 }

@@ -6,14 +6,14 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWire } from '../eval/protocol.js';
-import { useNativeCore } from '../native-core.js';
+import { useNativeHash } from '../native-hash.js';
 import { runArchiveJob } from './archive-jobs.js';
 import { useSqliteNativeBinding } from '../archive/sqlite-binding.js';
 import type { ArchiveJobReply, ArchiveWorkerData } from './off-thread.js';
 
 const port = parentPort;
 if (port !== null) {
-  useNativeCore();
+  useNativeHash();
   const data = workerData as ArchiveWorkerData;
   // The app's main process loads better-sqlite3 built for Electron: this thread must load the same build.
   useSqliteNativeBinding(data.sqliteBinding);

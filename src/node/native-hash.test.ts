@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pureSha256, type Sha256 } from '../core/hash.js';
-import { asciiText } from '../core/ascii-text.js';
-import { nativeSha256, nodeAsciiText } from './native-core.js';
+import { nativeSha256 } from './native-hash.js';
 
 const hex = (h: Sha256): string => Buffer.from(h.digest()).toString('hex');
 
@@ -27,18 +26,5 @@ describe('native SHA-256', () => {
   it('hashes a lone surrogate as U+FFFD, as the pure one does', () => {
     expect(hex(nativeSha256().update('a\ud800b'))).toBe(hex(pureSha256().update('a\ufffdb')));
     expect(hex(pureSha256().update('a\ud800b'))).toBe(hex(pureSha256().update('a\ufffdb')));
-  });
-});
-
-describe('native ASCII decoding', () => {
-  it("gives the core's default strings, for whole buffers and views into them", () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ max: 0x7f, maxLength: 20_000 }), fc.nat(50), (bytes, cut) => {
-        const view = bytes.subarray(Math.min(cut, bytes.length));
-        expect(nodeAsciiText(bytes)).toBe(asciiText(bytes));
-        expect(nodeAsciiText(view)).toBe(asciiText(view));
-      }),
-      { numRuns: 200, seed: 128 },
-    );
   });
 });
