@@ -20,18 +20,38 @@ const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : undefine
 // character by character (whose cost grows with the length, the call's not).
 const LONG = 64;
 
-/** Writes the digits of `value` (0 <= value < 1e9, an integer) at `at`; the position after them. */
+/**
+ * Writes the digits of `value` (0 <= value < 1e9, an integer) at `at`; the
+ * position after them. Integer arithmetic (`| 0`: the value fits 31 bits),
+ * and the one to three digits of a grid's rows and columns without a loop.
+ */
 function writeDigits(bytes: Uint8Array, at: number, value: number): number {
   if (value < 10) {
     bytes[at] = 0x30 + value;
     return at + 1;
   }
-  let digits = 2;
-  for (let rest = value; rest >= 100; rest = Math.floor(rest / 10)) digits++;
+  if (value < 100) {
+    const tens = (value / 10) | 0;
+    bytes[at] = 0x30 + tens;
+    bytes[at + 1] = 0x30 + value - tens * 10;
+    return at + 2;
+  }
+  if (value < 1000) {
+    const hundreds = (value / 100) | 0;
+    const rest = value - hundreds * 100;
+    const tens = (rest / 10) | 0;
+    bytes[at] = 0x30 + hundreds;
+    bytes[at + 1] = 0x30 + tens;
+    bytes[at + 2] = 0x30 + rest - tens * 10;
+    return at + 3;
+  }
+  let digits = 4;
+  for (let rest = (value / 1000) | 0; rest >= 10; rest = (rest / 10) | 0) digits++;
   let rest = value;
   for (let k = at + digits - 1; k >= at; k--) {
-    bytes[k] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
+    const next = (rest / 10) | 0;
+    bytes[k] = 0x30 + rest - next * 10;
+    rest = next;
   }
   return at + digits;
 }
