@@ -7,10 +7,13 @@
  */
 
 import { manhattanDistances } from './distance-fields.js';
+import type { Grid } from '../world/grid.js';
 import { StaticFieldAgent } from './static-field-agent.js';
+
+const FIELD = (grid: Grid): Int32Array => manhattanDistances(grid, grid.exits);
 
 export class NearestExitGreedyAgent extends StaticFieldAgent {
   constructor() {
-    super((grid) => manhattanDistances(grid, grid.exits));
+    super(FIELD);
   }
 }

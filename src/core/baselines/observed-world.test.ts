@@ -63,4 +63,15 @@ describe('ObservedWorld', () => {
     world.updateFromView(view(0, [], [6]));
     expect(() => world.updateFromView(view(2, [8], [6]))).toThrow(/one per step/);
   });
+
+  it('shares one grid between the worlds of a frozen map (an episode each), and builds its own from a map that may change', () => {
+    const frozen = Object.freeze([...MAP]);
+    expect(new ObservedWorld(frozen).grid).toBe(new ObservedWorld(frozen).grid);
+    const open = [...MAP];
+    const first = new ObservedWorld(open).grid;
+    open[1] = '#####';
+    const second = new ObservedWorld(open).grid;
+    expect(second).not.toBe(first);
+    expect(second.map).toEqual(open);
+  });
 });

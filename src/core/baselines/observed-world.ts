@@ -12,6 +12,22 @@ import type { Observation } from '../sim/observation.js';
 import { moveAllowed, moveTable } from '../sim/resolver.js';
 import { gridFromMap, type Grid } from '../world/grid.js';
 
+// Grids by frozen map: the simulation hands every episode of a scenario
+// the same frozen map (simulation.ts), so the grid and the tables cached on
+// it (neighbour and move tables, static fields) are built once, not once an
+// episode. A map that is not frozen could change, and gets a grid of its own.
+const GRIDS = new WeakMap<readonly string[], Grid>();
+
+function gridOf(map: readonly string[]): Grid {
+  if (!Object.isFrozen(map)) return gridFromMap(map);
+  let grid = GRIDS.get(map);
+  if (grid === undefined) {
+    grid = gridFromMap(map);
+    GRIDS.set(map, grid);
+  }
+  return grid;
+}
+
 export class ObservedWorld {
   readonly grid: Grid;
   readonly size: number;
@@ -43,7 +59,7 @@ export class ObservedWorld {
   private viewStep = -1;
 
   constructor(map: readonly string[]) {
-    const grid = gridFromMap(map);
+    const grid = gridOf(map);
     this.grid = grid;
     const { rows, cols } = grid;
     const size = rows * cols;

@@ -12,10 +12,30 @@ import type { Grid } from '../world/grid.js';
 import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
+// Fields by how they are built and by grid: a static field is a function of
+// the map alone, which only descend reads, so the episodes of a scenario
+// (which share their grid: observed-world.ts) share one.
+const FIELDS = new WeakMap<(grid: Grid) => Int32Array, WeakMap<Grid, Int32Array>>();
+
+function sharedField(build: (grid: Grid) => Int32Array, grid: Grid): Int32Array {
+  let byGrid = FIELDS.get(build);
+  if (byGrid === undefined) {
+    byGrid = new WeakMap();
+    FIELDS.set(build, byGrid);
+  }
+  let field = byGrid.get(grid);
+  if (field === undefined) {
+    field = build(grid);
+    byGrid.set(grid, field);
+  }
+  return field;
+}
+
 export class StaticFieldAgent implements ViewAgent {
   private world: ObservedWorld | undefined;
   private field: Int32Array | undefined;
 
+  /** `buildField` a function made once (not per agent): fields are shared by it. */
   constructor(private readonly buildField: (grid: Grid) => Int32Array) {}
 
   act(observation: Observation): ActionSet {
@@ -39,7 +59,7 @@ export class StaticFieldAgent implements ViewAgent {
     let world = this.world;
     if (world === undefined) {
       world = this.world = new ObservedWorld(map);
-      this.field = this.buildField(world.grid);
+      this.field = sharedField(this.buildField, world.grid);
     }
     return world;
   }

@@ -7,10 +7,13 @@
  */
 
 import { wallOnlyDistances } from './distance-fields.js';
+import type { Grid } from '../world/grid.js';
 import { StaticFieldAgent } from './static-field-agent.js';
+
+const FIELD = (grid: Grid): Int32Array => wallOnlyDistances(grid);
 
 export class StaticShortestPathAgent extends StaticFieldAgent {
   constructor() {
-    super((grid) => wallOnlyDistances(grid));
+    super(FIELD);
   }
 }

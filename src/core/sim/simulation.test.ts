@@ -154,6 +154,8 @@ describe('EpisodeSimulation observe', () => {
     // Shared parts are frozen: an agent cannot corrupt the next observation.
     expect(Object.isFrozen(o1.burning)).toBe(true);
     expect(Object.isFrozen(o1.map)).toBe(true);
+    // One frozen map for every episode of the scenario (agents derive their grid from it once).
+    expect(new EpisodeSimulation(s.start).observe().map).toBe(o1.map);
     expect(Object.isFrozen(o1.people[0]!.cell)).toBe(true);
     play(s, { p0000: 'STAY', p0001: 'S' });
     expect(s.observe()).toMatchObject({ step: 2, evacuated: 1, dead: 0, people: [{ id: 'p0000', cell: [1, 1] }] });

@@ -24,6 +24,20 @@ import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
 /** An empty person list, shared (a zero-length array cannot be written to). */
 const NOBODY = new Int32Array(0);
 
+// The frozen map of a grid's observations, one per grid: every episode of a
+// scenario hands agents the same array, so what an agent derives from the
+// map (its grid, neighbour tables, static field) is derived once.
+const MAP_VIEWS = new WeakMap<Grid, readonly string[]>();
+
+function mapViewOf(grid: Grid): readonly string[] {
+  let view = MAP_VIEWS.get(grid);
+  if (view === undefined) {
+    view = Object.freeze([...grid.map]);
+    MAP_VIEWS.set(grid, view);
+  }
+  return view;
+}
+
 /** Merges ascending, disjoint cell lists into one ascending list. */
 function mergeAscending(base: readonly number[], added: readonly number[]): number[] {
   const out = new Array<number>(base.length + added.length);
@@ -128,7 +142,7 @@ export class EpisodeSimulation implements ActionCheckContext {
     this.status = new Uint8Array(this.population); // all ACTIVE
     this.statusStep = new Int32Array(this.population);
     this.activeNow = activeNow;
-    this.mapView = Object.freeze([...grid.map]);
+    this.mapView = mapViewOf(grid);
     this.viewPersons = new Int32Array(this.population);
     this.viewCells = new Int32Array(this.population);
     if (this.population === 0) this.ended = 'all_resolved';
