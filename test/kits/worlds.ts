@@ -12,7 +12,7 @@ import { EAST, FLOOR, NORTH, SOUTH, STAY, WALL, WEST, cellIndex, gridFromMap, ne
 import { Xoshiro128ss } from '../../src/core/world/rng.js';
 import { charToDirection, directionToAction, type Action, type ActionSet } from '../../src/core/sim/actions.js';
 import type { Agent } from '../../src/core/sim/agent.js';
-import type { Observation } from '../../src/core/sim/observation.js';
+import { personId, type Observation } from '../../src/core/sim/observation.js';
 import { NEVER, type EpisodeStart, type FireWorld, type Ignition, type Scenario } from '../../src/core/world/scenario-types.js';
 
 export interface TestWorldSpec {
@@ -158,3 +158,20 @@ export function randomLegalAgent(source: readonly number[] | number): Agent {
     },
   };
 }
+
+/** An observation of `map` with `people` (IDs in order) and `burning` (sorted row-major), its exits read from the map. */
+export function observeMap(map: readonly string[], people: readonly CellPair[], burning: readonly CellPair[] = [], step = 0): Observation {
+  const exits: CellPair[] = [];
+  map.forEach((row, r) => [...row].forEach((ch, c) => ch === 'E' && exits.push([r, c])));
+  return {
+    step,
+    max_steps: 100,
+    map,
+    exits,
+    burning: [...burning].sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+    people: people.map((cell, i) => ({ id: personId(i), cell })),
+    evacuated: 0,
+    dead: 0,
+  };
+}
+

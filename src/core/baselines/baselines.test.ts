@@ -7,23 +7,8 @@ import { MovePredictor } from '../sim/predict.js';
 import { WALL, gridFromMap, neighbour } from '../world/grid.js';
 import { BASELINE_IDS, baselineFactory, isBaselineId } from './registry.js';
 import { RANDOM_LEGAL_SEED } from './random-legal.js';
+import { observeMap } from '../../../test/kits/worlds.js';
 
-type Cell = readonly [number, number];
-
-function observe(map: readonly string[], people: readonly Cell[], burning: readonly Cell[] = [], step = 0): Observation {
-  const exits: Cell[] = [];
-  map.forEach((row, r) => [...row].forEach((ch, c) => ch === 'E' && exits.push([r, c])));
-  return {
-    step,
-    max_steps: 100,
-    map,
-    exits,
-    burning: [...burning].sort((a, b) => a[0] - b[0] || a[1] - b[1]),
-    people: people.map((cell, i) => ({ id: personId(i), cell })),
-    evacuated: 0,
-    dead: 0,
-  };
-}
 
 function make(id: string): Agent {
   const factory = baselineFactory(id);
@@ -98,7 +83,7 @@ const episodeArb = fc
       ids = (ids ?? spots.map((_, i) => i)).filter((_, i) => i < spots.length && !(t > 0 && s.leave[i]));
       const people = ids.map((index, k) => ({ id: personId(index), cell: [Math.floor(spots[k]! / cols), spots[k]! % cols] as const }));
       const burningCells = [...burning].sort((a, b) => a - b).map((c) => [Math.floor(c / cols), c % cols] as const);
-      observations.push({ ...observe(map, [], burningCells, t), people });
+      observations.push({ ...observeMap(map, [], burningCells, t), people });
     });
     return observations;
   });
@@ -156,20 +141,20 @@ describe('every baseline on random worlds', () => {
   });
 
   it('a burning exit is never entered, though it is a legal-looking neighbour', () => {
-    const observation = observe(['E.', '..'], [[0, 1]], [[0, 0]]);
+    const observation = observeMap(['E.', '..'], [[0, 1]], [[0, 0]]);
     for (const id of BASELINE_IDS) expect(act(make(id), observation)['p0000'], id).not.toBe('W');
   });
 });
 
 describe('always-stay', () => {
   it('keeps everyone in place', () => {
-    const observation = observe(['E..', '...'], [[0, 1], [1, 2]]);
+    const observation = observeMap(['E..', '...'], [[0, 1], [1, 2]]);
     expect(act(make('always-stay'), observation)).toEqual({ p0000: 'STAY', p0001: 'STAY' });
   });
 });
 
 describe('random-legal-v1', () => {
-  const observation = observe(
+  const observation = observeMap(
     ['E...', '.#..', '...E'],
     [[0, 1], [1, 0], [2, 2], [1, 3], [2, 0]],
     [[1, 2]],
@@ -207,25 +192,25 @@ describe('random-legal-v1', () => {
 describe('nearest-exit-greedy-v1', () => {
   it('lowers the Manhattan distance to the nearest exit, N before E', () => {
     // From (2,2) the exit (0,4) is 4 away: N and E both lower it; N wins.
-    const observation = observe(['....E', '.....', '.....'], [[2, 2]]);
+    const observation = observeMap(['....E', '.....', '.....'], [[2, 2]]);
     expect(act(make('nearest-exit-greedy-v1'), observation)).toEqual({ p0000: 'N' });
   });
 
   it('ignores walls, so it can get stuck behind one', () => {
-    const observation = observe(['..E', '.##', '...'], [[2, 2]]);
+    const observation = observeMap(['..E', '.##', '...'], [[2, 2]]);
     // N is a wall; no other move lowers the distance (2 -> W would raise it).
     expect(act(make('nearest-exit-greedy-v1'), observation)).toEqual({ p0000: 'STAY' });
   });
 
   it('takes the second-best direction when the first is burning', () => {
-    const observation = observe(['....E', '.....', '.....'], [[2, 2]], [[1, 2]]);
+    const observation = observeMap(['....E', '.....', '.....'], [[2, 2]], [[1, 2]]);
     expect(act(make('nearest-exit-greedy-v1'), observation)).toEqual({ p0000: 'E' });
   });
 });
 
 describe('static-shortest-path-v1', () => {
   it('walks around walls along the shortest path', () => {
-    const observation = observe(['..E', '.##', '...'], [[2, 2]]);
+    const observation = observeMap(['..E', '.##', '...'], [[2, 2]]);
     expect(act(make('static-shortest-path-v1'), observation)).toEqual({ p0000: 'W' });
   });
 
@@ -233,9 +218,9 @@ describe('static-shortest-path-v1', () => {
     // Two routes from (1,2): W to the exit at (1,0) (2 steps) or E then round (longer).
     const map = ['#####', 'E...E', '#####'];
     const agent = make('static-shortest-path-v1');
-    expect(act(agent, observe(map, [[1, 1]]))).toEqual({ p0000: 'W' });
+    expect(act(agent, observeMap(map, [[1, 1]]))).toEqual({ p0000: 'W' });
     // The west exit burns: the static field still points there, the move is illegal, so STAY.
-    expect(act(agent, observe(map, [[1, 1]], [[1, 0]], 1))).toEqual({ p0000: 'STAY' });
+    expect(act(agent, observeMap(map, [[1, 1]], [[1, 0]], 1))).toEqual({ p0000: 'STAY' });
   });
 });
 
@@ -243,14 +228,14 @@ describe('fire-aware-shortest-path-v1', () => {
   it('reroutes when the fire takes the nearest exit', () => {
     const map = ['#####', 'E...E', '#####'];
     const agent = make('fire-aware-shortest-path-v1');
-    expect(act(agent, observe(map, [[1, 1]]))).toEqual({ p0000: 'W' });
-    expect(act(agent, observe(map, [[1, 1]], [[1, 0]], 1))).toEqual({ p0000: 'E' });
+    expect(act(agent, observeMap(map, [[1, 1]]))).toEqual({ p0000: 'W' });
+    expect(act(agent, observeMap(map, [[1, 1]], [[1, 0]], 1))).toEqual({ p0000: 'E' });
   });
 
   it('routes around the fire', () => {
     // The direct way north is burning and the east is a dead end; the detour goes west.
     const map = ['.E.', '..#', '...'];
-    const observation = observe(map, [[2, 1]], [[1, 1]]);
+    const observation = observeMap(map, [[2, 1]], [[1, 1]]);
     expect(act(make('fire-aware-shortest-path-v1'), observation)).toEqual({ p0000: 'W' });
   });
 
@@ -258,15 +243,15 @@ describe('fire-aware-shortest-path-v1', () => {
     // From (2,0) to the exit (0,2): N and E are both shortest; the fire at
     // (2,3) is 2 from (2,1), so every route through E passes the danger zone.
     const map = ['..E.', '....', '....'];
-    const observation = observe(map, [[2, 0]], [[2, 3]]);
+    const observation = observeMap(map, [[2, 0]], [[2, 3]]);
     expect(act(make('fire-aware-shortest-path-v1'), observation)).toEqual({ p0000: 'N' });
     // Mirror: fire on the other side makes E the safer first step.
-    const mirrored = observe(['..E.', '....', '....'], [[2, 0]], [[0, 0]]);
+    const mirrored = observeMap(['..E.', '....', '....'], [[2, 0]], [[0, 0]]);
     expect(act(make('fire-aware-shortest-path-v1'), mirrored)).toEqual({ p0000: 'E' });
   });
 
   it('stays when no route is left', () => {
-    const observation = observe(['E#..', '.#..'], [[1, 3]]);
+    const observation = observeMap(['E#..', '.#..'], [[1, 3]]);
     expect(act(make('fire-aware-shortest-path-v1'), observation)).toEqual({ p0000: 'STAY' });
   });
 });

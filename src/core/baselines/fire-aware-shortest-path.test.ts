@@ -2,13 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
 import { runEpisode } from '../sim/episode.js';
-import { personId, type Observation } from '../sim/observation.js';
+import type { Observation } from '../sim/observation.js';
 import { recordText } from '../sim/record.js';
 import { prepareEpisode } from '../world/episode-start.js';
 import { validateScenario } from '../world/scenario.js';
 import { FireAwareField, FireAwareShortestPathAgent } from './fire-aware-shortest-path.js';
 import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
+import { observeMap } from '../../../test/kits/worlds.js';
 
 type Cell = readonly [number, number];
 
@@ -29,20 +30,6 @@ class AlwaysRefreshing {
   }
 }
 
-function observe(map: readonly string[], people: readonly Cell[], burning: readonly Cell[], step: number): Observation {
-  const exits: Cell[] = [];
-  map.forEach((row, r) => [...row].forEach((ch, c) => ch === 'E' && exits.push([r, c])));
-  return {
-    step,
-    max_steps: 100,
-    map,
-    exits,
-    burning: [...burning].sort((a, b) => a[0] - b[0] || a[1] - b[1]),
-    people: people.map((cell, i) => ({ id: personId(i), cell })),
-    evacuated: 0,
-    dead: 0,
-  };
-}
 
 // A floor with an exit on the left and a room sealed off on the right (column 5 is wall).
 const SEALED = ['E....#...', '.....#...', '.....#...', '.....#...'];
@@ -58,7 +45,7 @@ describe('fire-aware-shortest-path-v1 beside a sealed room', () => {
     ];
     let step = 0;
     const both = (people: readonly Cell[]): ActionSet => {
-      const observation = observe(SEALED, people, burning, step++);
+      const observation = observeMap(SEALED, people, burning, step++);
       const actions = agent.act(observation) as ActionSet;
       expect(actions).toEqual(reference.act(observation));
       return actions;
@@ -91,7 +78,7 @@ describe('fire-aware-shortest-path-v1 beside a sealed room', () => {
           burning = shrink ? burning.slice(1) : burning;
           for (const c of ignite) if (SEALED[c[0]]![c[1]] === '.' && !burning.some((b) => b[0] === c[0] && b[1] === c[1])) burning.push(c);
           const open = people.filter((c) => SEALED[c[0]]![c[1]] !== '#' && !burning.some((b) => b[0] === c[0] && b[1] === c[1]));
-          const seen = observe(SEALED, open, burning, step);
+          const seen = observeMap(SEALED, open, burning, step);
           expect(agent.act(seen)).toEqual(reference.act(seen));
         });
       }),

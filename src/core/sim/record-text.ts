@@ -142,6 +142,9 @@ function writeTrajectory(out: AsciiBuffer, value: unknown): void {
   out.byte(CLOSE);
 }
 
+/** The string fields between `outcomes` and `steps`, in key order. */
+const STRING_KEYS = ['record_version', 'scenario_hash', 'scenario_id', 'seed', 'simulator_version'] as const;
+
 function writeRecord(out: AsciiBuffer, record: RunRecord): void {
   if (!hasExactly(record, RECORD_KEYS) || !hasExactly(record.initial, INITIAL_KEYS)) throw new OffShape();
   out.ascii('{"action_schema_version":');
@@ -154,16 +157,10 @@ function writeRecord(out: AsciiBuffer, record: RunRecord): void {
   out.quoted(record.observation_version);
   out.ascii(',"outcomes":');
   writeOutcomes(out, record.outcomes);
-  out.ascii(',"record_version":');
-  out.quoted(record.record_version);
-  out.ascii(',"scenario_hash":');
-  out.quoted(record.scenario_hash);
-  out.ascii(',"scenario_id":');
-  out.quoted(record.scenario_id);
-  out.ascii(',"seed":');
-  out.quoted(record.seed);
-  out.ascii(',"simulator_version":');
-  out.quoted(record.simulator_version);
+  for (const key of STRING_KEYS) {
+    out.ascii(`,"${key}":`);
+    out.quoted(record[key]);
+  }
   out.ascii(',"steps":');
   out.integer(record.steps);
   out.ascii(',"termination_reason":');
