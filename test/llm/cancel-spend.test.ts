@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOperationalRecordText, operationalRecordText, readOperationalRecord } from '../../src/core/scoring/operational.js';
 import type { RunProgressEvent } from '../../src/shared/api/contract.js';
 import { openServices, tempDir } from '../archive/helpers.js';
-import { smallManifest } from './small-suite.js';
 import { plannerConfig, plannerScript, scriptedUsage, startScriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const KEY_ENV = 'EMBER_CUT_TEST_KEY';
@@ -33,8 +32,11 @@ describe('tokens of cut episodes', () => {
     const h = await openServices(archivePath);
     try {
       const { handlers } = h.services;
-      const manifest = await smallManifest(handlers);
-      // planner_interval 2: each episode makes several calls, so a cancel lands inside running episodes.
+      // The ten-episode public suite, not the three-episode tiny one (small-suite.ts): on an idle machine the three
+      // episodes all committed before the cancel landed. planner_interval 2: each episode makes several calls, so a
+      // cancel lands inside running episodes.
+      const [suite] = await handlers['suites.list']({});
+      const manifest = await handlers['manifests.create']({ suiteHash: suite!.suiteHash, seeds: ['0'] });
       const agent = { kind: 'openai-chat' as const, config: plannerConfig(server.baseUrl, KEY_ENV, { planner_interval: 2 }), maxConnections: 3 };
       const { trialId } = await handlers['runs.start']({ manifestHash: manifest.manifestHash, packDigest: null, agent, modelId: 'scripted-planner', jobs: 1, actTimeoutMs: 30_000, continueOnFailure: true, trials: 1 });
       await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 // The suite the language-model process tests run: the three-scenario tiny suite of the evaluation tests, not the
-// ten-episode public suite. What they check (trial k of K and run totals, the combined score, fail-fast, the spend
-// of cut episodes) holds for any number of episodes above one, and each episode costs scripted-endpoint round trips.
+// ten-episode public suite. What they check (trial k of K and run totals, the combined score, fail-fast)
+// holds for any number of episodes above one, and each episode costs scripted-endpoint round trips.
 import { join } from 'node:path';
 import type { Handlers } from '../../src/node/services/dispatch.js';
 import { ROOT } from '../cli/run-cli.js';
