@@ -22,11 +22,13 @@
  *
  * CPU time is given for the median run (the goals are judged on it) and for
  * the best run (the least disturbed by other processes on a shared machine).
- * The large-hall runs come after LARGE_HALL_WARMUPS untimed episodes: an
- * evaluation runs episode after episode in one worker, and the first few
- * dozen episodes run while the JIT is still compiling (with 30 warm-ups the
- * static agent's median was 5-7 M person-steps/s, after 200 it is 8-9 M,
- * the steady state).
+ * The large-hall runs come after LARGE_HALL_WARMUPS untimed episodes and
+ * at least LARGE_HALL_WARMUP_CPU_SECONDS of them: an evaluation runs
+ * episode after episode in one worker, and the first few hundred episodes
+ * of this hall run while the JIT is still compiling (with 30 warm-ups the
+ * static agent's median was 5-7 M person-steps/s; after 200 it was 3.7 M
+ * on one run of an idle machine and 10-12 M on others; after 4 CPU
+ * seconds it is the steady state).
  */
 
 import { readFileSync } from 'node:fs';
@@ -54,6 +56,12 @@ const LARGE_HALL_GOAL: Record<string, number> = { 'static-shortest-path-v1': 11e
 const PER_STEP_GOAL_US = 3;
 const LARGE_HALL_RUNS = 41;
 const LARGE_HALL_WARMUPS = 200;
+/**
+ * An episode of the large hall takes about 2 ms: after 200 of them the JIT
+ * was sometimes still compiling (the median then fell to 3-4 M on an idle
+ * machine); after 4 CPU seconds it is done.
+ */
+const LARGE_HALL_WARMUP_CPU_SECONDS = 4;
 
 async function largeHall(): Promise<Figure[]> {
   const parsed = parseScenarioText(readFileSync(LARGE_HALL, 'utf8'), LARGE_HALL);
@@ -74,9 +82,10 @@ async function largeHall(): Promise<Figure[]> {
       },
       LARGE_HALL_RUNS,
       LARGE_HALL_WARMUPS,
+      LARGE_HALL_WARMUP_CPU_SECONDS,
     );
     const record = JSON.parse(asciiText(bytes)) as RunRecord;
-    const warmReplay = await timeCpu(() => replayRecord(scenario, record), LARGE_HALL_RUNS, LARGE_HALL_WARMUPS);
+    const warmReplay = await timeCpu(() => replayRecord(scenario, record), LARGE_HALL_RUNS, LARGE_HALL_WARMUPS, LARGE_HALL_WARMUP_CPU_SECONDS);
     const coldReplay = await timeCpu(() => replayRecord(fresh(), record));
     const both = personSteps / (simulate.wall + warmReplay.wall);
     const label = `large hall, ${agentId}`;

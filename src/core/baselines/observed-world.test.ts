@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MoveView } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
+import { UNREACHABLE } from './distance-fields.js';
+import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
 const MAP = ['#####', '#...#', '#...#', '#.E.#', '#####'];
@@ -73,5 +76,42 @@ describe('ObservedWorld', () => {
     const second = new ObservedWorld(open).grid;
     expect(second).not.toBe(first);
     expect(second.map).toEqual(open);
+  });
+});
+
+describe('ObservedWorld.descents and firstUnburning', () => {
+  // Random maps of walls, floor and exits, a random fire and an arbitrary
+  // field (with unreachable and zero cells): the table plus the fire check
+  // must choose exactly what descend chooses without a danger field.
+  const world = fc
+    .record({ rows: fc.integer({ min: 1, max: 7 }), cols: fc.integer({ min: 1, max: 7 }), seed: fc.array(fc.nat(), { minLength: 147, maxLength: 147 }) })
+    .map(({ rows, cols, seed }) => {
+      const map = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => '#.E'[seed[r * cols + c]! % 3]).join(''));
+      const field = Int32Array.from({ length: rows * cols }, (_, k) => [UNREACHABLE, 0, 1, 2, 3][seed[49 + k]! % 5]!);
+      const burning = Array.from({ length: rows * cols }, (_, k) => k).filter((k) => seed[98 + k]! % 4 === 0 && map[Math.floor(k / cols)]![k % cols] !== '#');
+      return { map, field, burning, cols };
+    });
+
+  it('choose what descend chooses, on every cell', () => {
+    fc.assert(
+      fc.property(world, ({ map, field, burning, cols }) => {
+        const observed = new ObservedWorld(map);
+        observed.update({
+          step: 0,
+          max_steps: 10,
+          map,
+          exits: [],
+          burning: burning.map((k) => [Math.floor(k / cols), k % cols] as const),
+          people: [],
+          evacuated: 0,
+          dead: 0,
+        });
+        const descents = observed.descents(field);
+        for (let cell = 0; cell < field.length; cell++) {
+          expect(observed.firstUnburning(cell, descents[cell]!)).toBe(descend(observed, field, null, cell));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

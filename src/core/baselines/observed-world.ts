@@ -11,6 +11,7 @@ import type { MoveView } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import { moveAllowed, moveTable } from '../sim/resolver.js';
 import { gridFromMap, type Grid } from '../world/grid.js';
+import { UNREACHABLE } from './distance-fields.js';
 
 // Grids by frozen map: the simulation hands every episode of a scenario
 // the same frozen map (simulation.ts), so the grid and the tables cached on
@@ -177,6 +178,37 @@ export class ObservedWorld {
       this.burningSorted = true;
     }
     return list;
+  }
+
+  /**
+   * The moves (bit `dir`, 1..4) from each cell that stay on the grid, out
+   * of walls and onto a cell of smaller `field` value: what descend
+   * considers before the fire, for a field that never changes (a static
+   * field: descendStatic then checks only the fire).
+   */
+  descents(field: Int32Array): Uint8Array {
+    const { open, step, size } = this;
+    const out = new Uint8Array(size);
+    for (let cell = 0; cell < size; cell++) {
+      const here = field[cell]!;
+      if (here === UNREACHABLE || here === 0) continue;
+      let bits = 0;
+      for (let dir = 1; dir <= 4; dir++) {
+        if (moveAllowed(open[cell]!, dir) && field[cell + step[dir]!]! < here) bits |= 1 << dir;
+      }
+      out[cell] = bits;
+    }
+    return out;
+  }
+
+  /** The first direction (in the order N, E, S, W) of the moves `dirs` (bits 1..4) from `cell` whose target does not burn, or 0 (STAY). */
+  firstUnburning(cell: number, dirs: number): number {
+    if (dirs === 0) return 0;
+    const { burning, step } = this;
+    for (let dir = 1; dir <= 4; dir++) {
+      if (((dirs >> dir) & 1) === 1 && burning[cell + step[dir]!] === 0) return dir;
+    }
+    return 0;
   }
 
   /** The cell a legal move in `dir` (1..4) from `cell` enters, or -1 when the move is illegal (off-grid, wall, burning). */

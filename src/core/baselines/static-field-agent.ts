@@ -9,7 +9,6 @@ import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
 import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import type { Grid } from '../world/grid.js';
-import { descend } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
 // Fields by how they are built and by grid: a static field is a function of
@@ -31,9 +30,25 @@ function sharedField(build: (grid: Grid) => Int32Array, grid: Grid): Int32Array 
   return field;
 }
 
+// Each static field's descents (ObservedWorld.descents), shared as the field is.
+const DESCENTS = new WeakMap<Int32Array, Uint8Array>();
+
+function sharedDescents(world: ObservedWorld, field: Int32Array): Uint8Array {
+  let descents = DESCENTS.get(field);
+  if (descents === undefined) {
+    descents = world.descents(field);
+    DESCENTS.set(field, descents);
+  }
+  return descents;
+}
+
+/**
+ * Moves as descend(world, field, null, cell) would, from the moves the field
+ * allows at each cell, computed once: only the fire is checked per person.
+ */
 export class StaticFieldAgent implements ViewAgent {
   private world: ObservedWorld | undefined;
-  private field: Int32Array | undefined;
+  private descents: Uint8Array | undefined;
 
   /** `buildField` a function made once (not per agent): fields are shared by it. */
   constructor(private readonly buildField: (grid: Grid) => Int32Array) {}
@@ -41,25 +56,32 @@ export class StaticFieldAgent implements ViewAgent {
   act(observation: Observation): ActionSet {
     const world = this.worldFor(observation.map);
     world.update(observation);
-    const field = this.field!;
+    const descents = this.descents!;
     const out: Record<string, Action> = {};
     const people = observation.people;
-    for (let i = 0; i < people.length; i++) out[people[i]!.id] = ACTIONS[descend(world, field, null, world.cells[i]!)]!;
+    for (let i = 0; i < people.length; i++) {
+      const cell = world.cells[i]!;
+      out[people[i]!.id] = ACTIONS[world.firstUnburning(cell, descents[cell]!)]!;
+    }
     return out;
   }
 
   [ACT_ON_VIEW](view: MoveView, moves: Uint8Array): void {
     const world = this.worldFor(view.map);
     world.updateFromView(view);
-    const field = this.field!;
-    for (let i = 0; i < view.count; i++) moves[i] = descend(world, field, null, world.cells[i]!);
+    const descents = this.descents!;
+    const cells = world.cells;
+    for (let i = 0; i < view.count; i++) {
+      const cell = cells[i]!;
+      moves[i] = world.firstUnburning(cell, descents[cell]!);
+    }
   }
 
   private worldFor(map: readonly string[]): ObservedWorld {
     let world = this.world;
     if (world === undefined) {
       world = this.world = new ObservedWorld(map);
-      this.field = sharedField(this.buildField, world.grid);
+      this.descents = sharedDescents(world, sharedField(this.buildField, world.grid));
     }
     return world;
   }

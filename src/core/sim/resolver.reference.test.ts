@@ -169,6 +169,9 @@ describe('movement resolver against the plain rules', () => {
           const b = two.resolve(otherCells, otherMoves);
           expect(Array.from(a.cells)).toEqual(referenceResolve(grid, cells, moves).cells);
           expect(Array.from(b.blocked)).toEqual(referenceResolve(grid, otherCells, otherMoves).blocked);
+          // Contested cells are sorted when first read, after the other resolver's call: still this call's.
+          expect(a.contested).toEqual(referenceResolve(grid, cells, moves).contested);
+          expect(a.contested).toBe(a.contested);
         }
       }),
       { numRuns: 100 },
