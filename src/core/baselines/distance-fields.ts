@@ -4,12 +4,11 @@
  * arrays (length rows * cols) so that an agent reuses them every step.
  */
 
+import { WeakCache } from '../weak-cache.js';
 import { EXIT, FLOOR, WALL, type Grid } from '../world/grid.js';
 
 /** Distance of a cell from which no source can be reached. */
 export const UNREACHABLE = 0x7fffffff;
-
-const TABLES = new WeakMap<Grid, Int32Array>();
 
 /**
  * The in-grid neighbours of every cell: `table[cell * 4 + k]` for k = 0..3
@@ -18,11 +17,13 @@ const TABLES = new WeakMap<Grid, Int32Array>();
  * row/column arithmetic in their inner loops.
  */
 export function neighbourTable(grid: Grid): Int32Array {
-  let table = TABLES.get(grid);
-  if (table !== undefined) return table;
+  return TABLES.get(grid);
+}
+
+const TABLES = new WeakCache((grid: Grid): Int32Array => {
   const { rows, cols } = grid;
   const size = rows * cols;
-  table = new Int32Array(size * 4);
+  const table = new Int32Array(size * 4);
   for (let cell = 0; cell < size; cell++) {
     const col = cell % cols;
     table[cell * 4] = cell >= cols ? cell - cols : -1;
@@ -30,21 +31,17 @@ export function neighbourTable(grid: Grid): Int32Array {
     table[cell * 4 + 2] = cell + cols < size ? cell + cols : -1;
     table[cell * 4 + 3] = col > 0 ? cell - 1 : -1;
   }
-  TABLES.set(grid, table);
   return table;
-}
+});
 
-const PADDED_TABLES = new WeakMap<Grid, Int32Array>();
+const PADDED_TABLES = new WeakCache((grid: Grid): Int32Array => {
+  const size = grid.rows * grid.cols;
+  return neighbourTable(grid).map((n) => (n < 0 ? size : n));
+});
 
 /** neighbourTable with every off-grid neighbour (-1) replaced by the cell count: the padding cell. */
 export function paddedNeighbourTable(grid: Grid): Int32Array {
-  let table = PADDED_TABLES.get(grid);
-  if (table === undefined) {
-    const size = grid.rows * grid.cols;
-    table = neighbourTable(grid).map((n) => (n < 0 ? size : n));
-    PADDED_TABLES.set(grid, table);
-  }
-  return table;
+  return PADDED_TABLES.get(grid);
 }
 
 function scratch(grid: Grid, given: Int32Array | undefined): Int32Array {

@@ -7,26 +7,20 @@
  * that a step costs O(people + new fire) there, not O(fire).
  */
 
+import { WeakCache } from '../weak-cache.js';
 import type { MoveView } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import { moveAllowed, moveTable } from '../sim/resolver.js';
 import { gridFromMap, type Grid } from '../world/grid.js';
-import { UNREACHABLE } from './distance-fields.js';
 
 // Grids by frozen map: the simulation hands every episode of a scenario
 // the same frozen map (simulation.ts), so the grid and the tables cached on
 // it (neighbour and move tables, static fields) are built once, not once an
 // episode. A map that is not frozen could change, and gets a grid of its own.
-const GRIDS = new WeakMap<readonly string[], Grid>();
+const GRIDS = new WeakCache(gridFromMap);
 
 function gridOf(map: readonly string[]): Grid {
-  if (!Object.isFrozen(map)) return gridFromMap(map);
-  let grid = GRIDS.get(map);
-  if (grid === undefined) {
-    grid = gridFromMap(map);
-    GRIDS.set(map, grid);
-  }
-  return grid;
+  return Object.isFrozen(map) ? GRIDS.get(map) : gridFromMap(map);
 }
 
 export class ObservedWorld {
@@ -178,27 +172,6 @@ export class ObservedWorld {
       this.burningSorted = true;
     }
     return list;
-  }
-
-  /**
-   * The moves (bit `dir`, 1..4) from each cell that stay on the grid, out
-   * of walls and onto a cell of smaller `field` value: what descend
-   * considers before the fire, for a field that never changes (a static
-   * field: descendStatic then checks only the fire).
-   */
-  descents(field: Int32Array): Uint8Array {
-    const { open, step, size } = this;
-    const out = new Uint8Array(size);
-    for (let cell = 0; cell < size; cell++) {
-      const here = field[cell]!;
-      if (here === UNREACHABLE || here === 0) continue;
-      let bits = 0;
-      for (let dir = 1; dir <= 4; dir++) {
-        if (moveAllowed(open[cell]!, dir) && field[cell + step[dir]!]! < here) bits |= 1 << dir;
-      }
-      out[cell] = bits;
-    }
-    return out;
   }
 
   /** The first direction (in the order N, E, S, W) of the moves `dirs` (bits 1..4) from `cell` whose target does not burn, or 0 (STAY). */

@@ -9,38 +9,15 @@ import { ACTIONS, type Action, type ActionSet } from '../sim/actions.js';
 import { ACT_ON_VIEW, type MoveView, type ViewAgent } from '../sim/move-view.js';
 import type { Observation } from '../sim/observation.js';
 import type { Grid } from '../world/grid.js';
+import { WeakCache } from '../weak-cache.js';
+import { descentMoves } from './gradient.js';
 import { ObservedWorld } from './observed-world.js';
 
-// Fields by how they are built and by grid: a static field is a function of
-// the map alone, which only descend reads, so the episodes of a scenario
-// (which share their grid: observed-world.ts) share one.
-const FIELDS = new WeakMap<(grid: Grid) => Int32Array, WeakMap<Grid, Int32Array>>();
-
-function sharedField(build: (grid: Grid) => Int32Array, grid: Grid): Int32Array {
-  let byGrid = FIELDS.get(build);
-  if (byGrid === undefined) {
-    byGrid = new WeakMap();
-    FIELDS.set(build, byGrid);
-  }
-  let field = byGrid.get(grid);
-  if (field === undefined) {
-    field = build(grid);
-    byGrid.set(grid, field);
-  }
-  return field;
-}
-
-// Each static field's descents (ObservedWorld.descents), shared as the field is.
-const DESCENTS = new WeakMap<Int32Array, Uint8Array>();
-
-function sharedDescents(world: ObservedWorld, field: Int32Array): Uint8Array {
-  let descents = DESCENTS.get(field);
-  if (descents === undefined) {
-    descents = world.descents(field);
-    DESCENTS.set(field, descents);
-  }
-  return descents;
-}
+// The descents of each static field (gradient.ts descentMoves), by how the
+// field is built and by grid: a static field is a function of the map alone,
+// so the episodes of a scenario (which share their grid: observed-world.ts)
+// share them.
+const DESCENTS = new WeakCache((build: (grid: Grid) => Int32Array) => new WeakCache((grid: Grid) => descentMoves(grid, build(grid))));
 
 /**
  * Moves as descend(world, field, null, cell) would, from the moves the field
@@ -81,7 +58,7 @@ export class StaticFieldAgent implements ViewAgent {
     let world = this.world;
     if (world === undefined) {
       world = this.world = new ObservedWorld(map);
-      this.descents = sharedDescents(world, sharedField(this.buildField, world.grid));
+      this.descents = DESCENTS.get(this.buildField).get(world.grid);
     }
     return world;
   }

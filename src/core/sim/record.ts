@@ -18,6 +18,7 @@
  * 8-byte-per-person-step budget on large halls.
  */
 
+import { WeakCache } from '../weak-cache.js';
 import { fileDigest, sha256Hex } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
@@ -87,16 +88,7 @@ const NONE: readonly never[] = Object.freeze([]);
 // asked for: the burning cells of every record of a scenario share them, so
 // a record keeps no pair of its own (a long episode's record otherwise kept
 // one per ignition, which the collector copied until the episode ended).
-const PAIR_TABLES = new WeakMap<Grid, (CellPair | undefined)[]>();
-
-function pairTable(grid: Grid): (CellPair | undefined)[] {
-  let table = PAIR_TABLES.get(grid);
-  if (table === undefined) {
-    table = new Array<CellPair | undefined>(grid.rows * grid.cols);
-    PAIR_TABLES.set(grid, table);
-  }
-  return table;
-}
+const PAIR_TABLES = new WeakCache((grid: Grid) => new Array<CellPair | undefined>(grid.rows * grid.cols));
 
 /** The record entries of an episode's step events, in order. */
 export class RecordSteps {
@@ -105,7 +97,7 @@ export class RecordSteps {
   private readonly pairs: (CellPair | undefined)[];
 
   constructor(private readonly grid: Grid) {
-    this.pairs = pairTable(grid);
+    this.pairs = PAIR_TABLES.get(grid);
   }
 
   /** The record entry of the next step event. */

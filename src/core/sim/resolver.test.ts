@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EAST, NORTH, SOUTH, STAY, WALL, WEST, gridFromMap, type Direction } from '../world/grid.js';
-import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED, MovementResolver, NOT_BLOCKED, moveAllowed, moveTable, neighbourCells, resolveMoves } from './resolver.js';
+import { EAST, NORTH, SOUTH, STAY, WALL, WEST, gridFromMap, neighbour, type Direction } from '../world/grid.js';
+import { BLOCKED_CONFLICT, BLOCKED_CYCLE, BLOCKED_OCCUPIED, MovementResolver, NOT_BLOCKED, moveAllowed, moveTable, resolveMoves } from './resolver.js';
 
 // A 5x6 open room; exits on the top wall at (0,2).
 const ROOM = gridFromMap(['##E###', '#....#', '#....#', '#....#', '######']);
@@ -139,11 +139,10 @@ describe('movement resolver', () => {
     // Walls on the border and inside, exits on three sides, a map that is not square.
     const grid = gridFromMap(['#E######', '#..#...E', 'E.##.#.#', '#......#', '####E###']);
     const { open, step } = moveTable(grid);
-    const next = neighbourCells(grid);
     let allowed = 0;
     for (let cell = 0; cell < grid.rows * grid.cols; cell++) {
       for (let dir = 0; dir <= 40; dir++) {
-        const to = dir >= NORTH && dir <= WEST ? next[cell * 4 + dir - 1]! : -1;
+        const to = dir >= NORTH && dir <= WEST ? neighbour(grid, cell, dir as Direction) : -1;
         const expected = to >= 0 && grid.kinds[to] !== WALL;
         expect(moveAllowed(open[cell]!, dir), `cell ${cell} dir ${dir}`).toBe(expected);
         if (expected) {

@@ -17,7 +17,8 @@
 
 import { sortAscending } from '../world/frontier.js';
 import { Arena } from './arena.js';
-import { EAST, EXIT, NORTH, SOUTH, STAY, WALL, WEST, neighbour, type Direction, type Grid } from '../world/grid.js';
+import { WeakCache } from '../weak-cache.js';
+import { EAST, EXIT, NORTH, SOUTH, STAY, WALL, WEST, type Grid } from '../world/grid.js';
 
 export const NOT_BLOCKED = 0;
 export const BLOCKED_OCCUPIED = 1;
@@ -63,26 +64,6 @@ const VISITING = 1;
 const SUCCEEDED = 2;
 const BLOCKED = 3;
 
-// One neighbour table per grid, shared by every resolver of it (a grid is
-// never changed after it is built, and episodes of a scenario share it).
-const tables = new WeakMap<Grid, Int32Array>();
-
-/** `table[cell * 4 + dir - 1]`: the cell one step in `dir` (1..4) from `cell`, -1 off the grid. Do not write to it. */
-export function neighbourCells(grid: Grid): Int32Array {
-  let table = tables.get(grid);
-  if (table === undefined) {
-    const size = grid.rows * grid.cols;
-    table = new Int32Array(size * 4);
-    for (let cell = 0; cell < size; cell++) {
-      for (let dir = NORTH; dir <= WEST; dir++) table[cell * 4 + dir - 1] = neighbour(grid, cell, dir as Direction);
-    }
-    tables.set(grid, table);
-  }
-  return table;
-}
-
-// One move table per grid, shared like the neighbour tables.
-const moveTables = new WeakMap<Grid, MoveTable>();
 
 /**
  * Which moves a cell allows, in one byte per cell: bit `dir` (1..4) is set
@@ -97,26 +78,27 @@ export interface MoveTable {
   readonly step: Int32Array;
 }
 
-export function moveTable(grid: Grid): MoveTable {
-  let table = moveTables.get(grid);
-  if (table === undefined) {
-    const { rows, cols, kinds } = grid;
-    const open = new Uint8Array(rows * cols);
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const cell = r * cols + c;
-        let bits = 0;
-        if (r > 0 && kinds[cell - cols] !== WALL) bits |= 1 << NORTH;
-        if (c + 1 < cols && kinds[cell + 1] !== WALL) bits |= 1 << EAST;
-        if (r + 1 < rows && kinds[cell + cols] !== WALL) bits |= 1 << SOUTH;
-        if (c > 0 && kinds[cell - 1] !== WALL) bits |= 1 << WEST;
-        open[cell] = bits;
-      }
+// One move table per grid, shared by every resolver and agent of it (a grid
+// is never changed after it is built, and episodes of a scenario share it).
+const MOVE_TABLES = new WeakCache((grid: Grid): MoveTable => {
+  const { rows, cols, kinds } = grid;
+  const open = new Uint8Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const cell = r * cols + c;
+      let bits = 0;
+      if (r > 0 && kinds[cell - cols] !== WALL) bits |= 1 << NORTH;
+      if (c + 1 < cols && kinds[cell + 1] !== WALL) bits |= 1 << EAST;
+      if (r + 1 < rows && kinds[cell + cols] !== WALL) bits |= 1 << SOUTH;
+      if (c > 0 && kinds[cell - 1] !== WALL) bits |= 1 << WEST;
+      open[cell] = bits;
     }
-    table = { open, step: Int32Array.of(0, -cols, 1, cols, -1) };
-    moveTables.set(grid, table);
   }
-  return table;
+  return { open, step: Int32Array.of(0, -cols, 1, cols, -1) };
+});
+
+export function moveTable(grid: Grid): MoveTable {
+  return MOVE_TABLES.get(grid);
 }
 
 /** Whether `dir` is a direction code (1..4) that `open` (a MoveTable's byte of a cell) allows. */
@@ -168,16 +150,7 @@ class Workspace {
   }
 }
 
-const workspaces = new WeakMap<Grid, Workspace>();
-
-function workspaceOf(grid: Grid): Workspace {
-  let workspace = workspaces.get(grid);
-  if (workspace === undefined) {
-    workspace = new Workspace(grid.rows * grid.cols);
-    workspaces.set(grid, workspace);
-  }
-  return workspace;
-}
+const WORKSPACES = new WeakCache((grid: Grid) => new Workspace(grid.rows * grid.cols));
 
 /**
  * A resolver bound to one grid. Its scratch state (Workspace) is kept
@@ -194,7 +167,7 @@ export class MovementResolver {
     readonly grid: Grid,
     private readonly arena: Arena = new Arena(),
   ) {
-    this.workspace = workspaceOf(grid);
+    this.workspace = WORKSPACES.get(grid);
     this.moves = moveTable(grid);
   }
 

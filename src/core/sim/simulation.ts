@@ -11,6 +11,7 @@
  * requires; the in-process view (view) hands on the newly burning cells.
  */
 
+import { WeakCache } from '../weak-cache.js';
 import { personId, type Observation, type ObservedPerson } from './observation.js';
 import { checkActionSet, checkMoveCodes, type ActionCheckContext } from './action-check.js';
 import { DEAD, EVACUATED, STRANDED, type EpisodeOutcome, type StepEvent, type TerminationReason } from './events.js';
@@ -27,16 +28,7 @@ const NOBODY = new Int32Array(0);
 // The frozen map of a grid's observations, one per grid: every episode of a
 // scenario hands agents the same array, so what an agent derives from the
 // map (its grid, neighbour tables, static field) is derived once.
-const MAP_VIEWS = new WeakMap<Grid, readonly string[]>();
-
-function mapViewOf(grid: Grid): readonly string[] {
-  let view = MAP_VIEWS.get(grid);
-  if (view === undefined) {
-    view = Object.freeze([...grid.map]);
-    MAP_VIEWS.set(grid, view);
-  }
-  return view;
-}
+const MAP_VIEWS = new WeakCache((grid: Grid): readonly string[] => Object.freeze([...grid.map]));
 
 /** Merges ascending, disjoint cell lists into one ascending list. */
 function mergeAscending(base: readonly number[], added: readonly number[]): number[] {
@@ -142,7 +134,7 @@ export class EpisodeSimulation implements ActionCheckContext {
     this.status = new Uint8Array(this.population); // all ACTIVE
     this.statusStep = new Int32Array(this.population);
     this.activeNow = activeNow;
-    this.mapView = mapViewOf(grid);
+    this.mapView = MAP_VIEWS.get(grid);
     this.viewPersons = new Int32Array(this.population);
     this.viewCells = new Int32Array(this.population);
     if (this.population === 0) this.ended = 'all_resolved';
