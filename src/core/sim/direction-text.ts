@@ -87,11 +87,8 @@ export class DirectionStrings {
 
   of(moves: Uint8Array, blocked?: Uint8Array): string {
     const n = moves.length;
-    if (this.codes.length < n) {
-      const grown = new Uint8Array(Math.max(n, 2 * this.codes.length));
-      grown.set(this.codes);
-      this.codes = grown;
-    }
+    // Growing means a longer crowd than the last string's, which is written whole below: nothing to copy.
+    if (this.codes.length < n) this.codes = new Uint8Array(Math.max(n, 2 * this.codes.length));
     // A crowd whose number changed (someone left) cannot repeat the last string: no comparison then.
     if (n === this.length && !rewriteCodes(this.codes, moves, blocked)) return this.text;
     if (n !== this.length) writeCodes(this.codes, moves, blocked);

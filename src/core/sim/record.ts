@@ -18,11 +18,11 @@
  * 8-byte-per-person-step budget on large halls.
  */
 
-import { WeakCache } from '../weak-cache.js';
 import { fileDigest, sha256Hex } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
 import { cellPair, type CellPair, type Grid } from '../world/grid.js';
 import { fireGrowth } from '../world/fire.js';
+import { frozenPair, frozenPairTable, type FrozenPairTable } from '../world/frozen-pairs.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
 import { DirectionStrings } from './direction-text.js';
 import {
@@ -84,20 +84,15 @@ function outcomeStatus(status: number): OutcomeStatus {
 // can write into every such step at once.
 const NONE: readonly never[] = Object.freeze([]);
 
-// Frozen `[row, col]` pairs by cell, a table per grid filled as cells are
-// asked for: the burning cells of every record of a scenario share them, so
-// a record keeps no pair of its own (a long episode's record otherwise kept
-// one per ignition, which the collector copied until the episode ended).
-const PAIR_TABLES = new WeakCache((grid: Grid) => new Array<CellPair | undefined>(grid.rows * grid.cols));
-
 /** The record entries of an episode's step events, in order. */
 export class RecordSteps {
   private readonly actions = new DirectionStrings();
   private readonly moved = new DirectionStrings();
-  private readonly pairs: (CellPair | undefined)[];
+  /** The burning cells' pairs, shared by the scenario's records (frozen-pairs.ts). */
+  private readonly pairs: FrozenPairTable;
 
   constructor(private readonly grid: Grid) {
-    this.pairs = PAIR_TABLES.get(grid);
+    this.pairs = frozenPairTable(grid);
   }
 
   /** The record entry of the next step event. */
@@ -128,7 +123,7 @@ export class RecordSteps {
     const out = new Array<CellPair>(cells.length);
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k]!;
-      out[k] = table[cell] ??= Object.freeze([Math.floor(cell / cols), cell % cols] as const);
+      out[k] = frozenPair(table, cols, cell);
     }
     return out;
   }

@@ -19,6 +19,7 @@ import { Arena } from './arena.js';
 import type { MoveView } from './move-view.js';
 import { MovementResolver } from './resolver.js';
 import { FLOOR, type CellPair, type Grid } from '../world/grid.js';
+import { frozenPair, frozenPairTable, type FrozenPairTable } from '../world/frozen-pairs.js';
 import { fireGrowth, type FireGrowth } from '../world/fire.js';
 import type { EpisodeStart, FireWorld } from '../world/scenario-types.js';
 
@@ -92,7 +93,7 @@ export class EpisodeSimulation implements ActionCheckContext {
   // in-process agent that mutates its observation cannot corrupt the next one.
   // Made on first use: only observe() (the documented interface) reads them,
   // and a cell-sized array cost milliseconds per episode on large grids.
-  private pairCache: (CellPair | undefined)[] | undefined;
+  private pairTable: FrozenPairTable | undefined;
   private exitsView: readonly CellPair[] | undefined;
   private readonly mapView: readonly string[];
   private burningCells: readonly number[] = [];
@@ -177,14 +178,7 @@ export class EpisodeSimulation implements ActionCheckContext {
 
   /** A frozen `[row, col]` for a cell, shared between observations. */
   pair(cell: number): CellPair {
-    const cache = (this.pairCache ??= new Array<CellPair | undefined>(this.grid.rows * this.grid.cols));
-    let p = cache[cell];
-    if (p === undefined) {
-      const cols = this.grid.cols;
-      p = Object.freeze([Math.floor(cell / cols), cell % cols] as const);
-      cache[cell] = p;
-    }
-    return p;
+    return frozenPair((this.pairTable ??= frozenPairTable(this.grid)), this.grid.cols, cell);
   }
 
   /** The exits as frozen pairs, made on first use. */
