@@ -64,7 +64,6 @@ const VISITING = 1;
 const SUCCEEDED = 2;
 const BLOCKED = 3;
 
-
 /**
  * Which moves a cell allows, in one byte per cell: bit `dir` (1..4) is set
  * when the cell one step in `dir` is on the grid and not a wall; that cell
