@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { prepareEpisode } from '../world/episode-start.js';
+import { frozenPair, frozenPairTable } from '../world/frozen-pairs.js';
 import { validateScenario } from '../world/scenario.js';
 import { parseRecordText } from './record-codec.js';
 import { directionString, recordDigest, recordText, type RunRecord } from './record.js';
@@ -35,6 +36,18 @@ describe('run record', () => {
     const text = await tinyRecord();
     expect(text).toBe(TINY_RECORD);
     expect(recordDigest(text)).toBe(TINY_RECORD_DIGEST);
+  });
+
+  it("shares the grid's frozen pairs between its initial lists and its steps", async () => {
+    const start = testEpisodeStart({ ...TINY, fire: [{ cell: [1, 4], step: 0 }] });
+    const { record } = await runEpisode(start, scriptedAgent(['EW', 'W']));
+    const table = frozenPairTable(start.scenario.grid);
+    const cols = start.scenario.grid.cols;
+    expect(record.initial.people).toEqual([[1, 1], [1, 3]]);
+    expect(record.initial.people[0]).toBe(frozenPair(table, cols, cols + 1));
+    expect(record.initial.burning).toEqual([[1, 4]]);
+    expect(Object.isFrozen(record.initial.burning[0])).toBe(true);
+    expect(record.initial.burning[0]).toBe(frozenPair(table, cols, cols + 4));
   });
 
   it('encodes blocked moves as "." in moved', () => {

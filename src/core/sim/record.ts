@@ -20,7 +20,7 @@
 
 import { fileDigest, sha256Hex } from '../hash.js';
 import { BENCHMARK_VERSIONS, RECORD_VERSION } from '../versions.js';
-import { cellPair, type CellPair, type Grid } from '../world/grid.js';
+import type { CellPair, Grid } from '../world/grid.js';
 import { fireGrowth } from '../world/fire.js';
 import { frozenPair, frozenPairTable, type FrozenPairTable } from '../world/frozen-pairs.js';
 import type { EpisodeStart } from '../world/scenario-types.js';
@@ -60,9 +60,11 @@ export function recordBytesDigest(bytes: Uint8Array): string {
   return sha256Hex(bytes.subarray(0, bytes.length - 1));
 }
 
-export function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {
+/** The cells as `[row, col]` pairs, the grid's frozen ones (frozen-pairs.ts), as the steps' burning lists hold. */
+function cellPairs(grid: Grid, cells: ArrayLike<number>): CellPair[] {
+  const table = frozenPairTable(grid);
   const out = new Array<CellPair>(cells.length);
-  for (let k = 0; k < cells.length; k++) out[k] = cellPair(grid, cells[k]!);
+  for (let k = 0; k < cells.length; k++) out[k] = frozenPair(table, grid.cols, cells[k]!);
   return out;
 }
 
