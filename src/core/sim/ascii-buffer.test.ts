@@ -59,4 +59,27 @@ describe('AsciiBuffer', () => {
     expect(second.text()).toBe('ok');
     second.release();
   });
+
+  it('gives detached bytes to the caller: the next buffer does not reuse them', () => {
+    const first = new AsciiBuffer(10);
+    first.ascii('kept');
+    const bytes = first.detach();
+    expect(first.length).toBe(0);
+    const second = new AsciiBuffer();
+    second.ascii('next!');
+    expect(second.text()).toBe('next!');
+    second.release();
+    expect(new TextDecoder().decode(bytes)).toBe('kept');
+  });
+
+  it('writes the same past its capacity, whether it was a hint too small or a spare too small', () => {
+    const long = '.NESW'.repeat(40_000);
+    for (const capacity of [0, 1, 1 << 16, 150_000, 1 << 20]) {
+      const out = new AsciiBuffer(capacity);
+      out.quoted(long);
+      out.pairs([[1, 2], [300, 4000]]);
+      expect(out.text()).toBe(canonicalString(long) + '[[1,2],[300,4000]]');
+      out.release(); // the next one is handed this buffer, or a larger one when its hint asks for more
+    }
+  });
 });

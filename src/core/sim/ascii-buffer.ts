@@ -74,15 +74,24 @@ export class OffShape extends Error {}
 // cost more than the writing on a large hall. Kept up to KEPT bytes.
 let spare: Uint8Array | undefined;
 const KEPT = 8 << 20;
+const MIN_CAPACITY = 1 << 16;
 
 export class AsciiBuffer {
   private bytes: Uint8Array;
   private size = 0;
 
-  /** A buffer, the spare one if there is one; `release()` it when its bytes have been used. */
-  constructor() {
-    this.bytes = spare ?? new Uint8Array(1 << 16);
+  /**
+   * A buffer with room for `capacity` bytes (a hint: it grows past it), the
+   * spare one if that is large enough; `release()` or `detach()` it when its
+   * bytes have been used. Made at its size once, a record of megabytes is
+   * not copied through every doubling on the way, nor are the pages of the
+   * smaller buffers touched (on a virtual machine a fresh page costs more
+   * than writing it).
+   */
+  constructor(capacity = MIN_CAPACITY) {
+    const kept = spare;
     spare = undefined;
+    this.bytes = kept !== undefined && kept.length >= capacity ? kept : new Uint8Array(Math.max(capacity, MIN_CAPACITY));
   }
 
   /** Gives the buffer back for the next AsciiBuffer; what `written()` returned is then no longer valid. */
@@ -90,6 +99,14 @@ export class AsciiBuffer {
     if (this.bytes.length <= KEPT) spare = this.bytes;
     this.bytes = new Uint8Array(0);
     this.size = 0;
+  }
+
+  /** Everything written, as the caller's own bytes: the buffer is not kept for reuse, so nothing is copied. */
+  detach(): Uint8Array {
+    const written = this.bytes.subarray(0, this.size);
+    this.bytes = new Uint8Array(0);
+    this.size = 0;
+    return written;
   }
 
   get length(): number {

@@ -170,29 +170,62 @@ function writeRecord(out: AsciiBuffer, record: RunRecord): void {
   out.byte(0x7d); // }
 }
 
-/** Writes the record's file bytes (canonicalJson(record) and one LF) and hands them to `use`, which must not keep them. */
-function withRecordBytes<T>(record: RunRecord, use: (bytes: Uint8Array) => T): T {
-  const out = new AsciiBuffer();
-  try {
-    try {
-      writeRecord(out, record);
-    } catch (error) {
-      if (!(error instanceof OffShape)) throw error;
-      return use(utf8ToBytes(canonicalJson(record) + '\n'));
-    }
-    out.byte(0x0a);
-    return use(out.written());
-  } finally {
-    out.release();
+function lengthOf(value: unknown): number {
+  return typeof value === 'string' || Array.isArray(value) ? value.length : 0;
+}
+
+/**
+ * About the byte length of the record's text, from its direction strings and
+ * list lengths, for AsciiBuffer's first size: exact for the strings and
+ * generous for the rest, so that the buffer does not grow. It reads the
+ * record without trusting its shape (the writer checks that).
+ */
+function textSizeHint(record: RunRecord): number {
+  const initial = record.initial as unknown as Record<string, unknown> | null | undefined;
+  let n = 1024 + PAIR_BYTES * (lengthOf(initial?.['burning']) + lengthOf(initial?.['people'])) + OUTCOME_BYTES * lengthOf(record.outcomes);
+  const trajectory: unknown = record.trajectory;
+  if (!Array.isArray(trajectory)) return n;
+  for (const step of trajectory as readonly (Record<string, unknown> | null | undefined)[]) {
+    n += STEP_BYTES + lengthOf(step?.['actions']) + lengthOf(step?.['moved']) + PAIR_BYTES * lengthOf(step?.['burning']);
+    n += ID_BYTES * (lengthOf(step?.['died']) + lengthOf(step?.['evacuated']));
   }
+  return n;
+}
+
+// Bytes of one pair, outcome, id and step's keys and punctuation, at their
+// longest for a grid under 10,000 cells a side and 100,000 people.
+const PAIR_BYTES = 12;
+const OUTCOME_BYTES = 24;
+const ID_BYTES = 10;
+const STEP_BYTES = 72;
+
+/** Writes the record's text into `out`, or returns the generic writer's bytes where the record is off the shape the writer knows. */
+function writeRecordBytes(out: AsciiBuffer, record: RunRecord): Uint8Array | null {
+  try {
+    writeRecord(out, record);
+  } catch (error) {
+    if (!(error instanceof OffShape)) throw error;
+    return utf8ToBytes(canonicalJson(record) + '\n');
+  }
+  out.byte(0x0a);
+  return null;
 }
 
 /** The record's file bytes: `canonicalJson(record)` and one LF, as UTF-8 (ASCII throughout). */
 export function canonicalRecordBytes(record: RunRecord): Uint8Array {
-  return withRecordBytes(record, (bytes) => bytes.slice());
+  const out = new AsciiBuffer(textSizeHint(record));
+  const generic = writeRecordBytes(out, record);
+  if (generic === null) return out.detach();
+  out.release();
+  return generic;
 }
 
 /** The record's file text: `canonicalJson(record)` and one LF. */
 export function canonicalRecordText(record: RunRecord): string {
-  return withRecordBytes(record, asciiText);
+  const out = new AsciiBuffer(textSizeHint(record));
+  try {
+    return asciiText(writeRecordBytes(out, record) ?? out.written());
+  } finally {
+    out.release();
+  }
 }
